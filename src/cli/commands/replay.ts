@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors.js';
+import { loadDbFile, readJsonFile } from '../../domains/load-db.js';
+import { getDomain } from '../../domains/registry.js';
+import { replayCalls } from '../../env/replay.js';
+import type { Semantics } from '../../env/tool.js';
+import { parseTau2Tasks } from '../../tasks/tau2-task.js';
+import { resolveTau2DomainDir } from '../../tau2/data-dir.js';
+
+interface ReplayOptions {
+  domain: string;
+  tasks: string;
+  ids?: string;
+  db?: string;
+  tau2Data?: string;
+  semantics: string;
+}
+
+/** `cove replay`: replays each task's gold actions on a fresh episode and prints one JSON line per task. */
+export function registerReplay(program: Command): void {
+  program
+    .command('replay')
+    .description("replay each task's gold actions on a fresh episode; print outputs, errors and state hashes")
+    .option('--domain <name>', 'domain', 'retail')
+    .requiredOption('--tasks <file>', 'τ² tasks.json (or a cove tasks file)')
+    .option('--ids <list>', 'comma-separated task ids to replay (default: all)')
+    .option('--db <file>', 'db.json to start from (default: the τ² data directory of the tasks file)')
+    .option('--tau2-data <dir>', 'τ² data directory (default: $COVE_TAU2_DATA, else an ancestor of --tasks)')
+    .option('--semantics <mode>', 'tool semantics: parity (τ² exactly) or fixed', 'parity')
+    .action((options: ReplayOptions) => {
+      const domain = getDomain(options.domain);
+      if (options.semantics !== 'parity' && options.semantics !== 'fixed') {
+        throw new ConfigError(`--semantics must be parity or fixed, not '${options.semantics}'`);
+      }
+      const tasks = parseTau2Tasks(readJsonFile(options.tasks), options.tasks);
+      const dbFile =
+        options.db ??
+        join(
+          resolveTau2DomainDir(domain.name, {
+            explicit: options.tau2Data,
+            fromEnv: process.env.COVE_TAU2_DATA,
+            tasksFile: options.tasks,
+          }),
+          'db.json',
+        );
+      const { base } = loadDbFile(domain, dbFile, { expectTau2Pristine: options.db === undefined });
+      const wanted = options.ids?.split(',').map((s) => s.trim());
+      if (wanted !== undefined) {
+        const known = new Set(tasks.map((t) => t.task.id));
+        const missing = wanted.filter((id) => !known.has(id));
+        if (missing.length > 0)
+          throw new ConfigError(`--ids: no task with id ${missing.join(', ')} in ${options.tasks}`);
+      }
+      for (const { task } of tasks) {
+        if (wanted !== undefined && !wanted.includes(task.id)) continue;
+        const actions = task.evaluation_criteria?.actions ?? [];
+        const { episode, calls } = replayCalls(
+          base,
+          actions.map((a) => ({ name: a.name, arguments: a.arguments })),
+          { semantics: options.semantics as Semantics },
+        );
+        const hashes = episode.hashes();
+        episode.close();
+        process.stdout.write(
+          `${JSON.stringify({
+            task_id: task.id,
+            outputs: calls.map((c) => c.content),
+            errors: calls.map((c) => c.error),
+            db_hash: hashes.db_hash,
+            canonical_sha256: hashes.canonical_sha256,
+          })}\n`,
+        );
+      }
+      base.close();
+    });
+}

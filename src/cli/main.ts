@@ -1,0 +1,30 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
+import { COVE_VERSION } from '../version.js';
+import { registerReplay } from './commands/replay.js';
+
+/** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
+const program = new Command('cove')
+  .description('Verified multi-turn tool-use data, τ²-compatible environments, evaluation and RL rewards')
+  .version(COVE_VERSION, '-V, --version')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerReplay(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) {
+    process.exitCode = e.exitCode === 0 ? 0 : 2;
+  } else if (e instanceof ConfigError || e instanceof InputFileError) {
+    console.error(`cove: ${e.message}`);
+    process.exitCode = 2;
+  } else if (e instanceof CoveError) {
+    console.error(`cove: ${e.message}`);
+    process.exitCode = 1;
+  } else {
+    console.error(e);
+    process.exitCode = 1;
+  }
+}

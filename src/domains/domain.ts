@@ -1,0 +1,21 @@
+import type { PyValue } from '../core/py-value.js';
+import type { EnvironmentSpec } from '../env/environment.js';
+import type { SqlConnection } from '../env/sql.js';
+import type { StateHashes } from '../env/state-digest.js';
+
+/**
+ * A domain plug-in (design.md §5): schema, tools and state collections (the {@link EnvironmentSpec}), plus τ²
+ * import, policy texts and, for synthesis, constraint kinds and a sandbox generator. Shared code never branches
+ * on a domain's name.
+ */
+export interface Domain extends EnvironmentSpec {
+  /** Stamped into every output made with this domain. */
+  readonly version: string;
+  /** Hashes of τ²'s pristine DB of this domain, checked whenever that DB is loaded from a τ² data directory. */
+  readonly tau2InitialHashes?: StateHashes;
+  /**
+   * Validates a τ² `db.json` value and inserts it into `sql` (which already has the schema).
+   * @throws {InputFileError} naming `file` and the JSON path of the first problem.
+   */
+  importTau2(sql: SqlConnection, value: PyValue, file: string): void;
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, InputFileError } from '../core/errors.js';
+import { JsonSyntaxError, parsePyJson } from '../core/py-json-parse.js';
+import type { PyValue } from '../core/py-value.js';
+import { buildBase } from '../env/build-base.js';
+import type { EnvironmentBase } from '../env/environment-base.js';
+import type { StateHashes } from '../env/state-digest.js';
+import type { Domain } from './domain.js';
+
+/** A loaded base and what is known about where it came from. */
+export interface LoadedDb {
+  readonly base: EnvironmentBase;
+  readonly file: string;
+  readonly hashes: StateHashes;
+  /** True when the state equals τ²'s pristine DB: outputs made from it are labelled benchmark data. */
+  readonly isTau2Benchmark: boolean;
+}
+
+/**
+ * Reads a JSON file losslessly (ints stay ints, floats stay floats, dict order kept).
+ * @throws {InputFileError} for unreadable files and syntax errors (with line and column).
+ */
+export function readJsonFile(file: string): PyValue {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputFileError(
+      file,
+      '$',
+      `cannot read file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    );
+  }
+  try {
+    return parsePyJson(text);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw new InputFileError(file, '$', `not valid JSON: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Builds a base from an already parsed τ² DB value. */
+export function baseFromValue(domain: Domain, value: PyValue, file: string): LoadedDb {
+  const base = buildBase(domain, (sql) => domain.importTau2(sql, value, file));
+  const hashes = base.hashes();
+  const known = domain.tau2InitialHashes;
+  return { base, file, hashes, isTau2Benchmark: known !== undefined && known.db_hash === hashes.db_hash };
+}
+
+/**
+ * Loads a τ² `db.json` file into a new base and hashes it. With `expectTau2Pristine` (a DB taken from a τ² data
+ * directory) the hashes must equal the domain's known initial hashes.
+ * @throws {InputFileError} for malformed files; {@link ConfigError} when a τ² DB does not match τ²'s hashes.
+ */
+export function loadDbFile(
+  domain: Domain,
+  file: string,
+  options: { expectTau2Pristine?: boolean } = {},
+): LoadedDb {
+  const loaded = baseFromValue(domain, readJsonFile(file), file);
+  const known = domain.tau2InitialHashes;
+  if (options.expectTau2Pristine === true && known !== undefined) {
+    if (
+      loaded.hashes.db_hash !== known.db_hash ||
+      loaded.hashes.canonical_sha256 !== known.canonical_sha256
+    ) {
+      loaded.base.close();
+      throw new ConfigError(
+        `${file}: this is not τ²'s pristine ${domain.name} DB (db_hash ${loaded.hashes.db_hash.slice(0, 16)}…, ` +
+          `expected ${known.db_hash.slice(0, 16)}…); use --db for other databases`,
+      );
+    }
+  }
+  return loaded;
+}

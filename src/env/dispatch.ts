@@ -1,0 +1,67 @@
+import { ToolError } from '../core/errors.js';
+import { pyJsonDumps } from '../core/py-json.js';
+import { isPyDict, type PyValue } from '../core/py-value.js';
+import type { ToolContext, ToolResult, ToolSpec } from './tool.js';
+
+/** Counts calls whose tool body failed with something other than a {@link ToolError} (a cove bug). */
+export interface DispatchStats {
+  internalErrors: number;
+}
+
+/**
+ * Python's message for a bad keyword call, e.g.
+ * `RetailTools.get_user_details() missing 1 required positional argument: 'user_id'`.
+ */
+export function bindArguments(
+  toolkitName: string,
+  tool: ToolSpec,
+  args: ReadonlyMap<string, PyValue>,
+): Record<string, PyValue> {
+  const where = `${toolkitName}.${tool.name}()`;
+  const bound: Record<string, PyValue> = {};
+  const names = new Set(tool.params.map((p) => p.name));
+  for (const [key, value] of args) {
+    if (!names.has(key)) throw new ToolError(`${where} got an unexpected keyword argument '${key}'`);
+    bound[key] = value;
+  }
+  const missing = tool.params.filter((p) => !args.has(p.name)).map((p) => `'${p.name}'`);
+  if (missing.length > 0) {
+    const plural = missing.length === 1 ? 'argument' : 'arguments';
+    const list =
+      missing.length <= 2
+        ? missing.join(' and ')
+        : `${missing.slice(0, -1).join(', ')}, and ${missing[missing.length - 1]}`;
+    throw new ToolError(`${where} missing ${missing.length} required positional ${plural}: ${list}`);
+  }
+  return bound;
+}
+
+/**
+ * Executes one tool call the way τ²'s `Environment.get_response` does (`tau2-spec.md` §2.1–2.2):
+ * unknown tool → `Error: Tool '<name>' not found.`; Python-style argument binding errors; a {@link ToolError}
+ * becomes `Error: <message>`; a string result is returned as is, anything else as Python `json.dumps` text.
+ * Arguments are passed raw (never coerced). Nothing is thrown: an unexpected exception is reported as
+ * `Error: <message>` with the error flag and counted in `stats.internalErrors`.
+ *
+ * @param args the decoded `arguments` object of the call; anything but a dict is answered with an error.
+ */
+export function dispatchToolCall(
+  tools: ReadonlyMap<string, ToolSpec>,
+  toolkitName: string,
+  context: ToolContext,
+  name: string,
+  args: PyValue,
+  stats?: DispatchStats,
+): ToolResult {
+  try {
+    const tool = tools.get(name);
+    if (tool === undefined) throw new ToolError(`Tool '${name}' not found.`);
+    if (!isPyDict(args)) throw new ToolError('tool arguments must be a JSON object');
+    const output = tool.run(context, bindArguments(toolkitName, tool, args));
+    return { content: typeof output === 'string' ? output : pyJsonDumps(output), error: false };
+  } catch (e) {
+    if (e instanceof ToolError) return { content: `Error: ${e.message}`, error: true };
+    if (stats !== undefined) stats.internalErrors++;
+    return { content: `Error: ${e instanceof Error ? e.message : String(e)}`, error: true };
+  }
+}

@@ -1,0 +1,86 @@
+import Database from 'better-sqlite3';
+
+/** A value bound to or read from SQLite: REAL ↔ number (Python float), INTEGER ↔ bigint (Python int). */
+export type SqlValue = null | number | bigint | string | Buffer;
+/** One result row. */
+export type SqlRow = Record<string, SqlValue>;
+
+/**
+ * One SQLite connection with a per-connection statement cache. Integers are read as `bigint` (safe
+ * integers), so the int/float distinction of stored values survives reads.
+ */
+export class SqlConnection {
+  readonly db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    db.defaultSafeIntegers(true);
+  }
+
+  /** A fresh in-memory database, or one deserialized from a `serialize()` image. */
+  static open(image?: Buffer): SqlConnection {
+    return new SqlConnection(image === undefined ? new Database(':memory:') : new Database(image));
+  }
+
+  statement(sql: string): Database.Statement {
+    let st = this.#statements.get(sql);
+    if (st === undefined) {
+      st = this.db.prepare(sql);
+      this.#statements.set(sql, st);
+    }
+    return st;
+  }
+
+  /** First row or undefined. */
+  get(sql: string, ...params: SqlValue[]): SqlRow | undefined {
+    return this.statement(sql).get(...params) as SqlRow | undefined;
+  }
+
+  /** All rows. */
+  all(sql: string, ...params: SqlValue[]): SqlRow[] {
+    return this.statement(sql).all(...params) as SqlRow[];
+  }
+
+  /** Runs a write statement; returns the number of changed rows. */
+  run(sql: string, ...params: SqlValue[]): number {
+    return this.statement(sql).run(...params).changes;
+  }
+
+  /** Executes several statements (schema, BEGIN/ROLLBACK). Never with user-supplied text. */
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** Reads a column that must be text. */
+export function text(row: SqlRow, column: string): string {
+  const v = row[column];
+  if (typeof v !== 'string') throw new TypeError(`column ${column} is not text`);
+  return v;
+}
+
+/** Reads a nullable text column. */
+export function textOrNull(row: SqlRow, column: string): string | null {
+  const v = row[column];
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string') throw new TypeError(`column ${column} is not text`);
+  return v;
+}
+
+/** Reads a numeric column, keeping Python's int (bigint) / float (number) distinction. */
+export function num(row: SqlRow, column: string): number | bigint {
+  const v = row[column];
+  if (typeof v !== 'number' && typeof v !== 'bigint') throw new TypeError(`column ${column} is not numeric`);
+  return v;
+}
+
+/** Reads a nullable numeric column. */
+export function numOrNull(row: SqlRow, column: string): number | bigint | null {
+  const v = row[column];
+  return v === null || v === undefined ? null : num(row, column);
+}
