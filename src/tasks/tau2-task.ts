@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputFileError } from '../core/errors.js';
 import type { PyDict, PyValue } from '../core/py-value.js';
-import { formatIssuePath, model } from '../core/schema-helpers.js';
+import { describeIssue, formatIssuePath, model } from '../core/schema-helpers.js';
 
 /**
  * τ²'s task shape (`src/tau2/data_model/tasks.py`; `tau2-spec.md` §5), validated from a lossless JSON value.
@@ -83,7 +83,7 @@ export function parseTau2Tasks(value: PyValue, file: string): LoadedTask[] {
       throw new InputFileError(
         file,
         formatIssuePath([index, ...(issue?.path ?? [])]),
-        issue?.message ?? 'invalid',
+        issue === undefined ? 'invalid' : describeIssue(issue, raw),
       );
     }
     if (seen.has(result.data.id)) {
