@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
 import { registerReplay } from './commands/replay.js';
+import { registerSandbox } from './commands/sandbox.js';
 
 /** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
 const program = new Command('cove')
@@ -11,6 +12,7 @@ const program = new Command('cove')
   .exitOverride();
 
 registerReplay(program);
+registerSandbox(program);
 
 try {
   await program.parseAsync(process.argv);

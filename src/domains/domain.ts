@@ -18,4 +18,16 @@ export interface Domain extends EnvironmentSpec {
    * @throws {InputFileError} naming `file` and the JSON path of the first problem.
    */
   importTau2(sql: SqlConnection, value: PyValue, file: string): void;
+  /** Generates a synthetic DB in τ²'s db.json shape (a fresh, seeded sandbox); optional per domain. */
+  readonly generateSandbox?: (options: SandboxOptions) => PyValue;
+}
+
+/** Options of a domain's sandbox generator. */
+export interface SandboxOptions {
+  /** Drives every random choice: the same options give the same DB, byte for byte. */
+  readonly seed: number;
+  /** Number of users. @defaultValue the domain's τ²-like size (retail: 500) */
+  readonly users?: number;
+  /** Number of orders (retail) or the domain's main entity. @defaultValue τ²-like (retail: 1000) */
+  readonly orders?: number;
 }
