@@ -3,6 +3,7 @@ import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerTasks } from './commands/tasks.js';
 
 /** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
 const program = new Command('cove')
@@ -13,6 +14,7 @@ const program = new Command('cove')
 
 registerReplay(program);
 registerSandbox(program);
+registerTasks(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -2,6 +2,7 @@ import type { PyValue } from '../core/py-value.js';
 import type { EnvironmentSpec } from '../env/environment.js';
 import type { SqlConnection } from '../env/sql.js';
 import type { StateHashes } from '../env/state-digest.js';
+import type { DomainSynthesis } from '../tasks/synthesis.js';
 
 /**
  * A domain plug-in (design.md §5): schema, tools and state collections (the {@link EnvironmentSpec}), plus τ²
@@ -18,6 +19,8 @@ export interface Domain extends EnvironmentSpec {
    * @throws {InputFileError} naming `file` and the JSON path of the first problem.
    */
   importTau2(sql: SqlConnection, value: PyValue, file: string): void;
+  /** Constraint kinds and the seeded task draw (CoVe synthesis); optional per domain. */
+  readonly synthesis?: DomainSynthesis;
   /** Generates a synthetic DB in τ²'s db.json shape (a fresh, seeded sandbox); optional per domain. */
   readonly generateSandbox?: (options: SandboxOptions) => PyValue;
 }

@@ -1,0 +1,120 @@
+import { mkdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { ConfigError } from '../../core/errors.js';
+import { getDomain } from '../../domains/registry.js';
+import type { Semantics } from '../../env/tool.js';
+import type { Difficulty } from '../../tasks/cove-task.js';
+import type { QualityReport } from '../../tasks/quality-report.js';
+import type { FuzzLevel } from '../../tasks/synthesis.js';
+import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
+import { COVE_VERSION } from '../../version.js';
+import { chooseDb, intFlag } from '../db-source.js';
+import { startProgress } from '../progress.js';
+
+interface TasksFlags {
+  domain: string;
+  db?: string;
+  sandboxSeed?: string;
+  n: string;
+  seed: string;
+  difficulty: string;
+  fuzz: string;
+  k?: string;
+  semantics: string;
+  out: string;
+}
+
+/** Parses `--difficulty`, `--fuzz` and `--semantics`. @throws {ConfigError} */
+export function synthesisFlags(flags: { difficulty: string; fuzz: string; semantics: string }) {
+  if (!['easy', 'medium', 'hard', 'mixed'].includes(flags.difficulty)) {
+    throw new ConfigError(`--difficulty must be easy, medium, hard or mixed, not '${flags.difficulty}'`);
+  }
+  if (!['0', '1', '2'].includes(flags.fuzz))
+    throw new ConfigError(`--fuzz must be 0, 1 or 2, not '${flags.fuzz}'`);
+  if (flags.semantics !== 'parity' && flags.semantics !== 'fixed') {
+    throw new ConfigError(`--semantics must be parity or fixed, not '${flags.semantics}'`);
+  }
+  return {
+    difficulty: flags.difficulty as Difficulty | 'mixed',
+    fuzz: Number(flags.fuzz) as FuzzLevel,
+    semantics: flags.semantics as Semantics,
+  };
+}
+
+/** A report as a few readable lines. */
+export function reportLines(report: QualityReport): string[] {
+  const fmt = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+  return [
+    `tasks: ${report.tasks}${report.benchmark_data ? ' (made from τ² benchmark data)' : ''}`,
+    `by kind: ${fmt(report.by_kind)}`,
+    `by k: ${fmt(report.by_k)}; by difficulty: ${fmt(report.by_difficulty)}`,
+    `by strategy: ${fmt(report.by_strategy)}`,
+    `uniqueness violations: ${report.uniqueness_violations}; solvability: ${(report.solvability * 100).toFixed(1)}%`,
+    `coverage: ${report.coverage.covered}/${report.coverage.cells} kind×k×strategy cells (${(report.coverage.share * 100).toFixed(1)}%)`,
+  ];
+}
+
+/** `cove tasks`: synthesizes CoVe tasks and writes them with a quality report beside them. */
+export function registerTasks(program: Command): void {
+  program
+    .command('tasks')
+    .description('synthesize verified CoVe tasks (constraints + fuzzy descriptions) from a DB')
+    .option('--domain <name>', 'domain', 'retail')
+    .option('--db <file>', 'db.json to sample from (τ² data is labelled benchmark data)')
+    .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed instead')
+    .option('--n <count>', 'number of tasks', '500')
+    .option('--seed <n>', 'seed of the task draws', '1')
+    .option('--difficulty <level>', 'easy (1 constraint), medium (2-3), hard (4-6) or mixed', 'mixed')
+    .option('--fuzz <level>', '0 keeps ids, 1 fuzzifies some references, 2 all', '2')
+    .option('--k <count>', 'exact number of constraints per task (overrides --difficulty)')
+    .option('--semantics <mode>', 'tool semantics: parity or fixed', 'parity')
+    .requiredOption('--out <file>', 'tasks.json to write')
+    .action((flags: TasksFlags) => {
+      const domain = getDomain(flags.domain);
+      if (domain.synthesis === undefined)
+        throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
+      const parsed = synthesisFlags(flags);
+      const n = intFlag('--n', flags.n, 500, 1);
+      const seed = intFlag('--seed', flags.seed, 1);
+      const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
+      const sandboxSeed =
+        flags.sandboxSeed === undefined ? undefined : intFlag('--sandbox-seed', flags.sandboxSeed, 0);
+      const choice = chooseDb(domain, { db: flags.db, sandboxSeed });
+      const progress = startProgress('tasks', n);
+      const result = synthesizeTasks(
+        domain.synthesis,
+        choice.loaded.base,
+        {
+          domain: domain.name,
+          seed,
+          ...parsed,
+          ...(k === undefined ? {} : { k }),
+          db: choice.source,
+          coveVersion: COVE_VERSION,
+        },
+        n,
+        (done) => progress.update(done),
+      );
+      progress.stop();
+      choice.loaded.base.close();
+      mkdirSync(dirname(flags.out), { recursive: true });
+      writeFileAtomic(flags.out, `${JSON.stringify(result.tasks, null, 2)}\n`);
+      const reportFile = join(
+        dirname(flags.out),
+        `${basename(flags.out).replace(/\.json$/, '')}.report.json`,
+      );
+      writeFileAtomic(reportFile, `${JSON.stringify(result.report, null, 2)}\n`);
+      for (const line of reportLines(result.report)) process.stderr.write(`${line}\n`);
+      process.stderr.write(`wrote ${flags.out} and ${reportFile}\n`);
+      if (result.problems.length > 0) {
+        for (const p of result.problems.slice(0, 20)) process.stderr.write(`problem: ${p}\n`);
+        process.exitCode = 1;
+      }
+    });
+}

@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { pyJsonDumps } from '../core/py-json.js';
+import type { PyValue } from '../core/py-value.js';
+import type { Domain } from '../domains/domain.js';
+import { baseFromValue, type LoadedDb, loadDbFile } from '../domains/load-db.js';
+import type { TaskDbSource } from '../tasks/cove-task.js';
+
+/** A loaded DB with its provenance for the tasks' `cove.db` block. */
+export interface DbChoice {
+  readonly loaded: LoadedDb;
+  readonly source: TaskDbSource;
+  /** The sandbox's db.json text when cove generated it (a run writes it into its folder). */
+  readonly sandboxText?: string;
+}
+
+/** Parses a non-negative integer flag. @throws {ConfigError} naming the flag. */
+export function intFlag(name: string, value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new ConfigError(`${name} must be an integer ≥ ${min}, not '${value}'`);
+  }
+  return Number(value);
+}
+
+/** Loads `--db <file>`, or generates the domain's sandbox for `--sandbox-seed N`. */
+export function chooseDb(
+  domain: Domain,
+  options: {
+    db?: string | undefined;
+    sandboxSeed?: number | undefined;
+    users?: number | undefined;
+    orders?: number | undefined;
+  },
+): DbChoice {
+  if (options.db !== undefined && options.sandboxSeed !== undefined) {
+    throw new ConfigError('give either --db or --sandbox-seed, not both');
+  }
+  if (options.db !== undefined) {
+    const loaded = loadDbFile(domain, options.db);
+    return {
+      loaded,
+      source: {
+        path: resolve(options.db),
+        canonical_sha256: loaded.hashes.canonical_sha256,
+        benchmark: loaded.isTau2Benchmark,
+      },
+    };
+  }
+  if (options.sandboxSeed === undefined) throw new ConfigError('give --db <db.json> or --sandbox-seed N');
+  if (domain.generateSandbox === undefined)
+    throw new ConfigError(`domain ${domain.name} has no sandbox generator`);
+  const size = { users: options.users ?? 500, orders: options.orders ?? 1000 };
+  const value: PyValue = domain.generateSandbox({ seed: options.sandboxSeed, ...size });
+  const text = pyJsonDumps(value, { indent: 4 });
+  return {
+    loaded: baseFromValue(domain, value, `sandbox(seed=${options.sandboxSeed})`),
+    source: { sandbox: { domain: domain.name, seed: options.sandboxSeed, size } },
+    sandboxText: text,
+  };
+}

@@ -1,0 +1,178 @@
+import { toPyValue } from '../../../core/py-value.js';
+import type { Rng } from '../../../core/rng.js';
+import type { EnvironmentBase } from '../../../env/environment-base.js';
+import type { Episode } from '../../../env/episode.js';
+import { moneyText } from '../../../tasks/communicate.js';
+import type { DrawRequest, TaskDraft } from '../../../tasks/synthesis.js';
+import { buildRequest } from './build-request.js';
+import { CANDIDATE_DRAWS, type Draft } from './candidates.js';
+import { describeUser, FuzzContext, type UserState } from './fuzzify.js';
+import { RETAIL_CONSTRAINT_KINDS } from './kinds.js';
+import type { RetailFuzz, RetailRequest } from './requests.js';
+import { scenarioInstructions } from './scenario.js';
+import { type ProductView, type UserView, ViewReader } from './views.js';
+
+/** Relative weight of each kind when a slot is filled (information and refusal are rarer). */
+const KIND_WEIGHTS: Record<string, number> = {
+  cancel_pending_order: 1,
+  modify_pending_order_address: 1,
+  modify_pending_order_payment: 1,
+  modify_pending_order_items: 1,
+  modify_user_address: 0.25,
+  return_delivered_order_items: 1,
+  exchange_delivered_order_items: 1,
+  information: 0.35,
+  refusal: 0.6,
+};
+
+/** The user's view of a state, with products read on demand and remembered. */
+export function userState(episode: Episode, userId: string): UserState | undefined {
+  const reader = new ViewReader(episode);
+  const user = reader.user(userId);
+  if (user === undefined) return undefined;
+  const products = new Map<string, ProductView | undefined>();
+  return {
+    user,
+    orders: reader.ordersOf(user),
+    product(productId) {
+      if (!products.has(productId)) products.set(productId, reader.product(productId));
+      return products.get(productId);
+    },
+  };
+}
+
+const userLists = new WeakMap<EnvironmentBase, string[]>();
+
+function usersWithOrders(base: EnvironmentBase): string[] {
+  let list = userLists.get(base);
+  if (list === undefined) {
+    list = base.sql
+      .all(
+        'SELECT user_id FROM users u WHERE EXISTS (SELECT 1 FROM user_orders x WHERE x.user_id = u.user_id) ORDER BY pos',
+      )
+      .map((r) => String(r.user_id));
+    userLists.set(base, list);
+  }
+  return list;
+}
+
+function drawConstraints(rng: Rng, state: UserState, k: number): Draft[] | undefined {
+  const used = new Set<string>();
+  const drafts: Draft[] = [];
+  for (let slot = 0; slot < k; slot++) {
+    const kinds = Object.keys(KIND_WEIGHTS);
+    let draft: Draft | undefined;
+    const remaining = [...kinds];
+    while (draft === undefined && remaining.length > 0) {
+      const kind = rng.weighted(
+        remaining,
+        remaining.map((x) => KIND_WEIGHTS[x] ?? 1),
+      );
+      remaining.splice(remaining.indexOf(kind), 1);
+      draft = CANDIDATE_DRAWS[kind]?.(rng, state, used);
+    }
+    if (draft === undefined) return undefined;
+    if (draft.orderId !== undefined) used.add(draft.orderId);
+    if (draft.kind === 'modify_user_address') used.add('user-address');
+    if (draft.kind === 'information' && draft.args.topic === 'gift_card_balance') used.add('info-gift-card');
+    drafts.push(draft);
+  }
+  return drafts;
+}
+
+/** Users as the email / name+zip lookups see them (for the uniqueness of the user reference). */
+function allUsers(base: EnvironmentBase): UserView[] {
+  return base.sql.all('SELECT user_id, first_name, last_name, zip, email FROM users').map((r) => ({
+    user_id: String(r.user_id),
+    name: { first_name: String(r.first_name), last_name: String(r.last_name) },
+    address: { address1: '', address2: '', city: '', country: '', state: '', zip: String(r.zip) },
+    email: String(r.email),
+    payment_methods: {},
+    orders: [],
+  }));
+}
+
+/**
+ * Draws one retail task: a user, `k` mutually consistent constraints on that user's entities, and their fuzzy
+ * requests, described state by state while the gold actions are replayed (so every description is unique where
+ * the agent will resolve it). Rejects when the user lacks entities, a description cannot be made unique, a gold
+ * action fails, or an information value would change during the task.
+ */
+export function drawRetailTask(
+  rng: Rng,
+  base: EnvironmentBase,
+  request: DrawRequest,
+): TaskDraft | { rejected: string } {
+  const users = usersWithOrders(base);
+  if (users.length === 0) return { rejected: 'no user has orders' };
+  const userId = rng.pick(users);
+  const episode = base.fork({ semantics: request.semantics });
+  try {
+    const initial = userState(episode, userId);
+    if (initial === undefined) return { rejected: 'user not readable' };
+    const drafts = drawConstraints(rng.child('constraints'), initial, request.k);
+    if (drafts === undefined) return { rejected: `user has too few eligible entities for k=${request.k}` };
+    const context = new FuzzContext(rng.child('fuzz'), request.fuzzLevel);
+    context.states = [initial];
+    const userRef = describeUser(context, initial.user, allUsers(base));
+    if (userRef === undefined) return { rejected: 'user cannot be identified uniquely' };
+    const requests: RetailRequest[] = [];
+    const perRequest: string[][] = [];
+    const constraints = drafts.map((d, i) => ({ id: `c${i + 1}`, kind: d.kind, args: d.args }));
+    for (const [i, draft] of drafts.entries()) {
+      const current = i === 0 ? initial : userState(episode, userId);
+      if (current === undefined) return { rejected: 'user vanished' };
+      context.states = i === 0 ? [initial] : [initial, current];
+      const before = context.strategies.length;
+      const req = buildRequest(context, draft, current);
+      perRequest.push(context.strategies.slice(before));
+      if (req === undefined) return { rejected: `no unique description for ${draft.kind}` };
+      requests.push(req);
+      const kind = RETAIL_CONSTRAINT_KINDS.find((k) => k.name === draft.kind);
+      for (const action of kind?.goldActions({
+        ...(constraints[i] as (typeof constraints)[number]),
+        footprint: [],
+      }) ?? []) {
+        if (episode.call(action.name, toPyValue(action.arguments)).error)
+          return { rejected: `gold ${action.name} failed` };
+      }
+    }
+    const final = userState(episode, userId);
+    for (const d of drafts) {
+      if (d.kind !== 'information') continue;
+      const now =
+        d.args.topic === 'order_total'
+          ? final?.orders.find((o) => o.order_id === d.args.order_id)?.payment_history[0]?.amount
+          : final?.user.payment_methods[d.args.payment_method_id as string]?.balance;
+      if (now !== d.args.value) return { rejected: 'information value changes during the task' };
+    }
+    const communicate = drafts
+      .filter((d) => d.kind === 'information')
+      .map((d) => moneyText(d.args.value as number));
+    for (const [i, d] of drafts.entries()) {
+      if (d.kind === 'information')
+        (constraints[i] as { args: Record<string, unknown> }).args.value_text = moneyText(
+          d.args.value as number,
+        );
+    }
+    const fuzz: RetailFuzz = {
+      level: request.fuzzLevel,
+      user: userRef,
+      requests,
+      strategies: perRequest,
+      hidden_ids: [...context.hidden],
+    };
+    return {
+      userId,
+      constraints,
+      fuzz: fuzz as unknown as Record<string, unknown>,
+      instructions: scenarioInstructions(rng.child('text'), userRef, requests),
+      strategies: perRequest,
+      userStrategy: `user:${userRef.strategy}`,
+      hiddenIds: [...context.hidden],
+      communicate,
+    };
+  } finally {
+    episode.close();
+  }
+}

@@ -1,0 +1,60 @@
+import type { AddressRef, ItemRef, OrderRef, PaymentRef, UserRef, VariantRef } from './references.js';
+
+/**
+ * A constraint as the user simulator and the oracle agent receive it: the same goal with every id replaced by a
+ * fuzzy reference (design.md §5). Requests are stored in the task's `cove.fuzz.requests`, parallel to
+ * `cove.constraints`.
+ */
+export type RetailRequest =
+  | { readonly kind: 'cancel_pending_order'; readonly order: OrderRef; readonly reason: string }
+  | { readonly kind: 'modify_pending_order_address'; readonly order: OrderRef; readonly address: AddressRef }
+  | { readonly kind: 'modify_pending_order_payment'; readonly order: OrderRef; readonly payment: PaymentRef }
+  | {
+      readonly kind: 'modify_pending_order_items';
+      readonly order: OrderRef;
+      readonly items: readonly ItemSwap[];
+      readonly payment: PaymentRef;
+    }
+  | { readonly kind: 'modify_user_address'; readonly address: AddressRef }
+  | {
+      readonly kind: 'return_delivered_order_items';
+      readonly order: OrderRef;
+      readonly items: readonly ItemRef[];
+      readonly payment: PaymentRef;
+    }
+  | {
+      readonly kind: 'exchange_delivered_order_items';
+      readonly order: OrderRef;
+      readonly items: readonly ItemSwap[];
+      readonly payment: PaymentRef;
+    }
+  | { readonly kind: 'information'; readonly topic: 'order_total'; readonly order: OrderRef }
+  | { readonly kind: 'information'; readonly topic: 'gift_card_balance'; readonly payment: PaymentRef }
+  | {
+      readonly kind: 'refusal';
+      readonly action: RefusedAction;
+      readonly order: OrderRef;
+      readonly items?: readonly ItemRef[];
+      readonly reason?: string;
+    };
+
+/** One old item and its replacement. */
+export interface ItemSwap {
+  readonly item: ItemRef;
+  readonly replacement: VariantRef;
+}
+
+/** Requests the policy forbids for the order's status. */
+export type RefusedAction = 'cancel' | 'return' | 'exchange' | 'modify_address';
+
+/** The fuzzy part of a retail task (`cove.fuzz`). */
+export interface RetailFuzz {
+  /** 0: ids kept, 1: some fuzzified, 2: all fuzzified. */
+  readonly level: 0 | 1 | 2;
+  readonly user: UserRef;
+  readonly requests: readonly RetailRequest[];
+  /** Per request, every reference's strategy as `<reference>:<strategy>` (e.g. `order:items`). */
+  readonly strategies: readonly (readonly string[])[];
+  /** Ids the references replaced (they must appear in no task or user text). */
+  readonly hidden_ids: readonly string[];
+}

@@ -1,0 +1,127 @@
+import type { Rng } from '../../../core/rng.js';
+import type { Tau2Instructions } from '../../../tasks/tau2-task.js';
+import {
+  addressRefText,
+  countedList,
+  itemText,
+  listText,
+  orderText,
+  paymentText,
+  variantText,
+} from './phrases.js';
+import type { UserRef } from './references.js';
+import type { RetailRequest } from './requests.js';
+
+/**
+ * The τ² user scenario of a generated task (`reason_for_call`, `known_info`, `unknown_info`,
+ * `task_instructions`), in cove's own words with seeded variation. It never mentions an id that was fuzzified:
+ * references are rendered from their descriptions.
+ */
+
+/** First person ("my order") to second person ("your order") for the scenario text. */
+function second(text: string): string {
+  return text
+    .replace(/\bmy\b/g, 'your')
+    .replace(/\bI\b/g, 'you')
+    .replace(/\bme\b/g, 'you');
+}
+
+/** One request as a sentence of the scenario (second person). */
+export function requestSentence(rng: Rng, r: RetailRequest): string {
+  const o = (ref: Parameters<typeof orderText>[1]) => second(orderText(rng, ref));
+  switch (r.kind) {
+    case 'cancel_pending_order':
+      return rng.pick([
+        `You want to cancel ${o(r.order)} because it is ${r.reason}.`,
+        `You would like ${o(r.order)} cancelled; the reason is "${r.reason}".`,
+      ]);
+    case 'modify_pending_order_address':
+      return rng.pick([
+        `You want ${o(r.order)} shipped to ${second(addressRefText(r.address))} instead.`,
+        `You need to change the shipping address of ${o(r.order)} to ${second(addressRefText(r.address))}.`,
+      ]);
+    case 'modify_pending_order_payment':
+      return rng.pick([
+        `You want to pay for ${o(r.order)} with ${second(paymentText(r.payment))} instead.`,
+        `You would like to switch the payment of ${o(r.order)} to ${second(paymentText(r.payment))}.`,
+      ]);
+    case 'modify_pending_order_items':
+    case 'exchange_delivered_order_items': {
+      const swaps = listText(r.items.map((s) => `${itemText(s.item)} for ${variantText(s.replacement)}`));
+      const verb = r.kind === 'exchange_delivered_order_items' ? 'exchange' : 'change';
+      return rng.pick([
+        `In ${o(r.order)} you want to ${verb} ${swaps}. Any price difference goes on ${second(paymentText(r.payment))}.`,
+        `You want to ${verb} ${swaps} in ${o(r.order)}, settling the difference with ${second(paymentText(r.payment))}.`,
+      ]);
+    }
+    case 'modify_user_address':
+      return rng.pick([
+        `You have moved and want the default address on your account changed to ${second(addressRefText(r.address))}.`,
+        `You want your profile address updated to ${second(addressRefText(r.address))}.`,
+      ]);
+    case 'return_delivered_order_items':
+      return rng.pick([
+        `You want to return ${countedList(r.items, itemText)} from ${o(r.order)}, refunded to ${second(paymentText(r.payment))}.`,
+        `You would like to send back ${countedList(r.items, itemText)} from ${o(r.order)}; the refund should go to ${second(paymentText(r.payment))}.`,
+      ]);
+    case 'information':
+      return r.topic === 'order_total'
+        ? rng.pick([
+            `You want to know how much you paid for ${o(r.order)}.`,
+            `You ask what the total charge for ${o(r.order)} was.`,
+          ])
+        : rng.pick([
+            `You want to know the current balance of ${second(paymentText(r.payment))}.`,
+            `You ask how much money is left on ${second(paymentText(r.payment))}.`,
+          ]);
+    case 'refusal':
+      switch (r.action) {
+        case 'cancel':
+          return `You want to cancel ${o(r.order)} because it is ${r.reason ?? 'no longer needed'}.`;
+        case 'return':
+          return `You want to return ${countedList(r.items ?? [], itemText)} from ${o(r.order)}.`;
+        case 'exchange':
+          return `You want to exchange ${countedList(r.items ?? [], itemText)} from ${o(r.order)} for a different size or color.`;
+        case 'modify_address':
+          return `You want ${o(r.order)} sent to a new address.`;
+      }
+  }
+}
+
+/** The whole scenario of a task. */
+export function scenarioInstructions(
+  rng: Rng,
+  user: UserRef,
+  requests: readonly RetailRequest[],
+): Tau2Instructions {
+  const sentences = requests.map((r) => requestSentence(rng, r));
+  const reason =
+    sentences.length === 1
+      ? (sentences[0] as string)
+      : `${rng.pick(['You have several things to sort out.', 'You are calling about a few things.'])} ${sentences
+          .map((s, i) => `(${i + 1}) ${s}`)
+          .join(' ')}`;
+  const known =
+    user.strategy === 'email'
+      ? `Your email address is ${user.email}.`
+      : `You are ${user.first_name} ${user.last_name} and your zip code is ${user.zip}.`;
+  const unknown =
+    user.strategy === 'email'
+      ? 'You do not know your user id or your order ids.'
+      : 'You do not remember your email address, your user id or your order ids.';
+  const refused = requests.some((r) => r.kind === 'refusal');
+  const instructions = [
+    rng.pick(['Bring up one request at a time.', 'Deal with your requests one by one, in the order given.']),
+    'Only give details when the agent asks for them, and describe things the way you know them.',
+    'Say yes to a proposed change only if it matches what you want.',
+    refused ? 'If the agent explains that something is not possible, accept that and move on.' : '',
+    'When everything is done, thank the agent and end the conversation.',
+  ].filter((x) => x !== '');
+  return {
+    domain: 'retail',
+    reason_for_call: reason,
+    known_info: known,
+    unknown_info: unknown,
+    task_instructions: instructions.join(' '),
+  };
+}

@@ -1,0 +1,49 @@
+import type { EntityRef } from '../env/change-tracking.js';
+import type { Episode } from '../env/episode.js';
+import type { Semantics } from '../env/tool.js';
+
+/** What a constraint asks for: a state change, a value the agent must tell, or a request it must refuse. */
+export type ConstraintCategory = 'write' | 'information' | 'refusal';
+
+/**
+ * One deterministic goal grounded in DB ids (design.md §2, §5), e.g.
+ * `{id: 'c1', kind: 'cancel_pending_order', args: {order_id: '#W1234567', reason: 'no longer needed'}}`.
+ * `args` is plain JSON (strings, numbers, lists, objects) and holds exact ids, never descriptions.
+ */
+export interface Constraint {
+  readonly id: string;
+  readonly kind: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Entities the gold replay of this constraint changes (empty for information and refusal). */
+  readonly footprint: readonly EntityRef[];
+}
+
+/** A tool call of a constraint's gold solution. */
+export interface GoldAction {
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** What a predicate sees: the final episode, the run's semantics and the agent's text messages. */
+export interface PredicateContext {
+  readonly final: Episode;
+  readonly semantics: Semantics;
+  /** Text of every assistant message (tool-call messages included when they carry text), in order. */
+  readonly agentTexts: readonly string[];
+}
+
+/** A predicate's verdict with a short human-readable reason. */
+export interface PredicateResult {
+  readonly satisfied: boolean;
+  readonly evidence: string;
+}
+
+/** The behaviour of one constraint kind (design.md §5): gold actions and the final-state predicate. */
+export interface ConstraintKind {
+  readonly name: string;
+  readonly category: ConstraintCategory;
+  /** The tool calls that satisfy the constraint (empty for information and refusal). */
+  goldActions(constraint: Constraint): GoldAction[];
+  /** Whether the final state (and, for information, the agent's words) satisfies the constraint. */
+  predicate(constraint: Constraint, context: PredicateContext): PredicateResult;
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { InputFileError } from '../core/errors.js';
+import { fromPyValue, type PyValue } from '../core/py-value.js';
+import { describeIssue, formatIssuePath } from '../core/schema-helpers.js';
+import type { Constraint } from './constraint.js';
+import type { Tau2Instructions } from './tau2-task.js';
+
+/** Task difficulty: the number of constraints (easy 1, medium 2–3, hard 4–6). */
+export type Difficulty = 'easy' | 'medium' | 'hard';
+export const DIFFICULTIES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
+
+/** Where a task's DB came from (design.md §6). */
+export type TaskDbSource =
+  | { readonly path: string; readonly canonical_sha256: string; readonly benchmark: boolean }
+  | {
+      readonly sandbox: {
+        readonly domain: string;
+        readonly seed: number;
+        readonly size: { users: number; orders: number };
+      };
+    };
+
+/** The `cove` block of a generated task. */
+export interface CoveBlock {
+  readonly constraints: readonly Constraint[];
+  readonly fuzz: Readonly<Record<string, unknown>>;
+  readonly db: TaskDbSource;
+  readonly semantics: 'parity' | 'fixed';
+  readonly difficulty: Difficulty;
+  readonly seed: number;
+  readonly index: number;
+  readonly domain: string;
+  readonly cove_version: string;
+  /** How each reference was described: the user's strategy and, per constraint, `<reference>:<strategy>`. */
+  readonly references: { readonly user: string; readonly constraints: readonly (readonly string[])[] };
+}
+
+/** A generated task: τ²'s task fields, loadable by τ², plus the `cove` block. */
+export interface CoveTask {
+  readonly id: string;
+  readonly description: { purpose: string; relevant_policies: null; notes: string };
+  readonly user_scenario: { persona: null; instructions: Tau2Instructions };
+  readonly initial_state: null;
+  readonly evaluation_criteria: {
+    actions: {
+      action_id: string;
+      requestor: 'assistant';
+      name: string;
+      arguments: Record<string, unknown>;
+      info: null;
+      compare_args: null;
+    }[];
+    env_assertions: null;
+    communicate_info: string[];
+    nl_assertions: null;
+    reward_basis: ['DB', 'COMMUNICATE'];
+  };
+  readonly cove: CoveBlock;
+}
+
+const coveBlockSchema = z.looseObject({
+  constraints: z.array(
+    z.looseObject({
+      id: z.string(),
+      kind: z.string(),
+      args: z.record(z.string(), z.unknown()),
+      footprint: z.array(z.object({ collection: z.string(), key: z.string() })),
+    }),
+  ),
+  fuzz: z.record(z.string(), z.unknown()),
+  db: z.unknown(),
+  semantics: z.enum(['parity', 'fixed']),
+  difficulty: z.enum(['easy', 'medium', 'hard']),
+  seed: z.number(),
+  index: z.number(),
+  domain: z.string(),
+});
+
+/**
+ * Reads the `cove` blocks of a tasks file's tasks (already validated as τ² tasks).
+ * @throws {InputFileError} when a task has no `cove` block (τ² tasks are for `cove eval`) or a malformed one.
+ */
+export function readCoveBlocks(raws: readonly PyValue[], ids: readonly string[], file: string): CoveBlock[] {
+  return raws.map((raw, index) => {
+    const plain = fromPyValue(raw) as Record<string, unknown>;
+    if (plain.cove === undefined) {
+      throw new InputFileError(
+        file,
+        `$[${index}]`,
+        `task '${ids[index]}' has no "cove" block: generate needs tasks made by \`cove tasks\` (constraints and fuzzy ` +
+          'descriptions); τ² benchmark tasks are for `cove eval`',
+      );
+    }
+    const result = coveBlockSchema.safeParse(plain.cove);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new InputFileError(
+        file,
+        formatIssuePath([index, 'cove', ...(issue?.path ?? [])]),
+        issue === undefined ? 'invalid' : describeIssue(issue, plain.cove),
+      );
+    }
+    return result.data as unknown as CoveBlock;
+  });
+}
