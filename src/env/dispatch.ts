@@ -37,6 +37,23 @@ export function bindArguments(
 }
 
 /**
+ * τ² calls `Environment.make_tool_call(tool_name, requestor=..., **arguments)`, so arguments named `requestor`,
+ * `tool_name` or `self` collide with its own parameters before the tool is looked up (CPython 3.11 messages).
+ */
+function checkDispatchClash(args: ReadonlyMap<string, PyValue>): void {
+  if (args.has('requestor')) {
+    throw new ToolError(
+      "tau2.environment.environment.Environment.make_tool_call() got multiple values for keyword argument 'requestor'",
+    );
+  }
+  for (const name of args.keys()) {
+    if (name === 'self' || name === 'tool_name') {
+      throw new ToolError(`Environment.make_tool_call() got multiple values for argument '${name}'`);
+    }
+  }
+}
+
+/**
  * Executes one tool call the way τ²'s `Environment.get_response` does (`tau2-spec.md` §2.1–2.2):
  * unknown tool → `Error: Tool '<name>' not found.`; Python-style argument binding errors; a {@link ToolError}
  * becomes `Error: <message>`; a string result is returned as is, anything else as Python `json.dumps` text.
@@ -54,9 +71,10 @@ export function dispatchToolCall(
   stats?: DispatchStats,
 ): ToolResult {
   try {
+    if (!isPyDict(args)) throw new ToolError('tool arguments must be a JSON object');
+    checkDispatchClash(args);
     const tool = tools.get(name);
     if (tool === undefined) throw new ToolError(`Tool '${name}' not found.`);
-    if (!isPyDict(args)) throw new ToolError('tool arguments must be a JSON object');
     const output = tool.run(context, bindArguments(toolkitName, tool, args));
     return { content: typeof output === 'string' ? output : pyJsonDumps(output), error: false };
   } catch (e) {
