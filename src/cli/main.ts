@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
+import { registerGenerate } from './commands/generate.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerTasks } from './commands/tasks.js';
@@ -12,6 +13,7 @@ const program = new Command('cove')
   .showHelpAfterError()
   .exitOverride();
 
+registerGenerate(program);
 registerReplay(program);
 registerSandbox(program);
 registerTasks(program);

@@ -1,10 +1,14 @@
 import type { Domain } from '../domain.js';
 import { RETAIL_ENVIRONMENT, TAU2_RETAIL_INITIAL_HASHES } from './environment.js';
 import { importRetailDb } from './import-db.js';
+import { AGENT_INSTRUCTIONS_COVE, RETAIL_POLICY_COVE } from './policy.js';
 import { generateRetailSandbox } from './sandbox/generate.js';
+import { RetailOracleAgent } from './sim/oracle-agent.js';
+import { RetailScriptedUser } from './sim/scripted-user.js';
 import { drawRetailTask } from './synthesis/draw.js';
 import { RETAIL_CONSTRAINT_KINDS } from './synthesis/kinds.js';
 import { recheckRetailReferences } from './synthesis/recheck.js';
+import type { RetailFuzz } from './synthesis/requests.js';
 
 /** The retail domain: τ²-compatible store with users, orders and products. */
 export const retailDomain: Domain = {
@@ -13,5 +17,10 @@ export const retailDomain: Domain = {
   tau2InitialHashes: TAU2_RETAIL_INITIAL_HASHES,
   importTau2: importRetailDb,
   generateSandbox: generateRetailSandbox,
+  policy: { cove: RETAIL_POLICY_COVE, instructions: AGENT_INSTRUCTIONS_COVE },
+  simulation: {
+    createOracleAgent: (task, rng) => new RetailOracleAgent(task.fuzz as unknown as RetailFuzz, rng),
+    createScriptedUser: (task, rng) => new RetailScriptedUser(task.fuzz as unknown as RetailFuzz, rng),
+  },
   synthesis: { kinds: RETAIL_CONSTRAINT_KINDS, draw: drawRetailTask, recheck: recheckRetailReferences },
 };

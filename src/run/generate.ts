@@ -1,0 +1,138 @@
+import pLimit from 'p-limit';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import type { Domain } from '../domains/domain.js';
+import type { EnvironmentBase } from '../env/environment-base.js';
+import type { AgentContext } from '../sim/agent-context.js';
+import type { EpisodeLimits } from '../sim/run-episode.js';
+import type { CoveTask } from '../tasks/cove-task.js';
+import { episodeId, type RoleFactory, type RunContext, runTaskEpisode } from './episode-runner.js';
+import { openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
+import { sftRows } from './sft.js';
+import { type RunSummary, summarize } from './summary.js';
+import { keptForSft, type TrajectoryRecord, type TrajectorySettings } from './trajectory.js';
+import { loadTrajectoryLog, TrajectoryLog } from './trajectory-log.js';
+
+/** Everything `cove generate` needs once the DB and the tasks are ready. */
+export interface GenerateJob {
+  readonly domain: Domain;
+  readonly out: string;
+  readonly runName: string;
+  readonly command: readonly string[];
+  readonly coveVersion: string;
+  readonly seed: number;
+  readonly base: EnvironmentBase;
+  readonly dbSha256: string;
+  readonly benchmarkData: boolean;
+  readonly tasks: readonly CoveTask[];
+  readonly tasksText: string;
+  /** db.json text when the run made its own sandbox. */
+  readonly sandboxText?: string;
+  readonly settings: TrajectorySettings;
+  readonly agentContext: AgentContext;
+  readonly roles: RoleFactory;
+  readonly limits: EpisodeLimits;
+  /** Episodes running at once. */
+  readonly concurrency: number;
+  /** Episodes per task at most, stopping at the first one kept for SFT. */
+  readonly attempts: number;
+  /** Settings that must match to resume (recorded in run.json). */
+  readonly fingerprint: Readonly<Record<string, unknown>>;
+  readonly onProgress?: (done: number, total: number, kept: number) => void;
+  /** Polled before each new episode; true stops starting new ones (budget reached, Ctrl-C). */
+  readonly shouldStop?: () => boolean;
+}
+
+/** What a run did. */
+export interface GenerateResult {
+  readonly summary: RunSummary;
+  readonly resumed: boolean;
+  readonly newEpisodes: number;
+  readonly truncatedBytes: number;
+}
+
+/**
+ * Runs the main job into its run folder: writes run.json, tasks.json (and db.json for a sandbox), appends one
+ * trajectory per finished episode to trajectories.jsonl (resuming: ids already there are skipped, a torn last
+ * line is cut), then rewrites sft.jsonl and summary.json atomically from all trajectories.
+ */
+export async function generate(job: GenerateJob): Promise<GenerateResult> {
+  const started = performance.now();
+  const paths = runPaths(job.out);
+  const { resumed } = openRunFolder(paths, {
+    command: job.command,
+    cove_version: job.coveVersion,
+    fingerprint: job.fingerprint,
+  });
+  if (job.sandboxText !== undefined) writeOrCheck(paths.dbJson, job.sandboxText);
+  writeTasksFile(paths.tasksJson, job.tasks, job.tasksText);
+  const loaded = loadTrajectoryLog(paths.trajectories);
+  const records: TrajectoryRecord[] = [...loaded.records];
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const context: RunContext = {
+    run: job.runName,
+    domain: job.domain,
+    base: job.base,
+    dbSha256: job.dbSha256,
+    benchmarkData: job.benchmarkData,
+    seed: job.seed,
+    settings: job.settings,
+    agentContext: job.agentContext,
+    roles: job.roles,
+    limits: job.limits,
+    coveVersion: job.coveVersion,
+  };
+  const log = new TrajectoryLog(paths.trajectories);
+  const limit = pLimit(Math.max(1, job.concurrency));
+  let done = 0;
+  let newEpisodes = 0;
+  const total = job.tasks.length;
+  const keptTasks = () => new Set(records.filter(keptForSft).map((r) => r.task_index)).size;
+  job.base.warm(Math.min(job.concurrency, total));
+  try {
+    await Promise.all(
+      job.tasks.map((task) =>
+        limit(async () => {
+          for (let attempt = 0; attempt < job.attempts; attempt++) {
+            const id = episodeId(context, task, 0, attempt);
+            let record = byId.get(id);
+            if (record === undefined) {
+              if (job.shouldStop?.() === true) break;
+              record = await runTaskEpisode(context, task, 0, attempt);
+              log.append(record);
+              records.push(record);
+              byId.set(id, record);
+              newEpisodes++;
+            }
+            if (keptForSft(record)) break;
+          }
+          done++;
+          job.onProgress?.(done, total, keptTasks());
+        }),
+      ),
+    );
+  } finally {
+    log.close();
+  }
+  const summary = writeDerived(job, records, (performance.now() - started) / 1000);
+  return { summary, resumed, newEpisodes, truncatedBytes: loaded.truncatedBytes };
+}
+
+/** Rewrites sft.jsonl and summary.json from all trajectories of the run (atomically). */
+export function writeDerived(
+  job: Pick<GenerateJob, 'out' | 'runName' | 'tasks' | 'agentContext'>,
+  records: readonly TrajectoryRecord[],
+  wallTimeS: number,
+): RunSummary {
+  const paths = runPaths(job.out);
+  const rows = sftRows(records, job.agentContext.systemPrompt);
+  writeFileAtomic(paths.sft, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const facts = job.tasks.map((t) => ({
+    index: t.cove.index,
+    kinds: t.cove.constraints.map((c) => c.kind),
+    k: t.cove.constraints.length,
+    difficulty: t.cove.difficulty,
+  }));
+  const summary = summarize(job.runName, records, facts, wallTimeS);
+  writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  return summary;
+}

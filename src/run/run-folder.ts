@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import { ConfigError } from '../core/errors.js';
+
+/** The files of a run folder (design.md §6). */
+export interface RunPaths {
+  readonly dir: string;
+  readonly runJson: string;
+  readonly dbJson: string;
+  readonly tasksJson: string;
+  readonly trajectories: string;
+  readonly sft: string;
+  readonly summary: string;
+}
+
+export function runPaths(dir: string): RunPaths {
+  return {
+    dir,
+    runJson: join(dir, 'run.json'),
+    dbJson: join(dir, 'db.json'),
+    tasksJson: join(dir, 'tasks.json'),
+    trajectories: join(dir, 'trajectories.jsonl'),
+    sft: join(dir, 'sft.jsonl'),
+    summary: join(dir, 'summary.json'),
+  };
+}
+
+/** What run.json records; `fingerprint` must match for a resume. */
+export interface RunManifest {
+  readonly command: readonly string[];
+  readonly cove_version: string;
+  readonly started_at: string;
+  readonly last_started_at: string;
+  /** Settings that decide the data; a resume with different ones is refused. */
+  readonly fingerprint: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Creates the run folder, or checks that an existing one belongs to the same run (same fingerprint) so the
+ * same command resumes it. Writes run.json atomically.
+ * @throws {ConfigError} when the folder holds a different run.
+ */
+export function openRunFolder(
+  paths: RunPaths,
+  manifest: Omit<RunManifest, 'started_at' | 'last_started_at'>,
+): {
+  resumed: boolean;
+} {
+  mkdirSync(paths.dir, { recursive: true });
+  const now = new Date().toISOString();
+  let startedAt = now;
+  let resumed = false;
+  if (existsSync(paths.runJson)) {
+    let previous: RunManifest;
+    try {
+      previous = JSON.parse(readFileSync(paths.runJson, 'utf8')) as RunManifest;
+    } catch (e) {
+      throw new ConfigError(
+        `${paths.runJson} is not readable JSON (${(e as Error).message}); use another --out`,
+      );
+    }
+    const a = JSON.stringify(previous.fingerprint);
+    const b = JSON.stringify(manifest.fingerprint);
+    if (a !== b) {
+      throw new ConfigError(
+        `${paths.dir} holds a different run (settings ${a} vs now ${b}); use another --out, or the same settings to resume`,
+      );
+    }
+    startedAt = previous.started_at;
+    resumed = true;
+  }
+  writeFileAtomic(
+    paths.runJson,
+    `${JSON.stringify({ ...manifest, started_at: startedAt, last_started_at: now }, null, 2)}\n`,
+  );
+  return { resumed };
+}
+
+/**
+ * Writes a derived or input file of the run; when it already exists (a resume) its content must be the same.
+ * @throws {ConfigError} when an existing file differs.
+ */
+export function writeOrCheck(file: string, text: string): void {
+  if (existsSync(file)) {
+    if (readFileSync(file, 'utf8') !== text) {
+      throw new ConfigError(
+        `${file} differs from what this command produces; use another --out, or the same settings to resume`,
+      );
+    }
+    return;
+  }
+  writeFileAtomic(file, text);
+}
+
+/**
+ * Writes tasks.json; on a resume the tasks already there must be the first tasks of the new list (raising `--n`
+ * keeps the earlier tasks, since task i depends only on (seed, i)).
+ * @throws {ConfigError} when an existing task differs.
+ */
+export function writeTasksFile(file: string, tasks: readonly unknown[], text: string): void {
+  if (existsSync(file)) {
+    let previous: unknown[];
+    try {
+      previous = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+    } catch (e) {
+      throw new ConfigError(`${file} is not readable JSON (${(e as Error).message}); use another --out`);
+    }
+    const n = Math.min(previous.length, tasks.length);
+    for (let i = 0; i < n; i++) {
+      if (JSON.stringify(previous[i]) !== JSON.stringify(tasks[i])) {
+        throw new ConfigError(
+          `${file}: task ${i} differs from what this command produces; use another --out`,
+        );
+      }
+    }
+    if (previous.length >= tasks.length) return;
+  }
+  writeFileAtomic(file, text);
+}

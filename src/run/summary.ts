@@ -1,0 +1,126 @@
+import { keptForSft, type TrajectoryRecord } from './trajectory.js';
+
+/** Counts and distributions of a run (`summary.json`). */
+export interface RunSummary {
+  readonly run: string;
+  readonly updated_at: string;
+  readonly wall_time_s: number;
+  readonly tasks: number;
+  readonly episodes: number;
+  readonly sft_trajectories: number;
+  /** Share of tasks with at least one SFT trajectory. */
+  readonly task_yield: number;
+  /** Share of episodes kept for SFT. */
+  readonly episode_yield: number;
+  readonly mean_score: number;
+  readonly mean_tau2_reward: number;
+  readonly yield_by_kind: Record<string, { tasks: number; passed: number; yield: number }>;
+  readonly yield_by_k: Record<string, { tasks: number; passed: number; yield: number }>;
+  readonly yield_by_difficulty: Record<string, { tasks: number; passed: number; yield: number }>;
+  readonly termination_reasons: Record<string, number>;
+  readonly failures: Record<string, number>;
+  readonly per_episode: {
+    readonly user_turns: Stats;
+    readonly messages: Stats;
+    readonly tool_calls: Stats;
+  };
+  readonly leaks: number;
+  readonly invalid_tool_arguments: number;
+  readonly usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  readonly benchmark_data: boolean;
+}
+
+interface Stats {
+  readonly mean: number;
+  readonly p50: number;
+  readonly max: number;
+}
+
+function stats(values: number[]): Stats {
+  if (values.length === 0) return { mean: 0, p50: 0, max: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return {
+    mean: Number(mean.toFixed(3)),
+    p50: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    max: sorted[sorted.length - 1] ?? 0,
+  };
+}
+
+/** What the summary needs to know of each task. */
+export interface TaskFacts {
+  readonly index: number;
+  readonly kinds: readonly string[];
+  readonly k: number;
+  readonly difficulty: string;
+}
+
+/**
+ * Summarises a run from its trajectories (any order) and its tasks. Yields are per task: a task passes when one
+ * of its episodes is kept for SFT.
+ */
+export function summarize(
+  run: string,
+  records: readonly TrajectoryRecord[],
+  tasks: readonly TaskFacts[],
+  wallTimeS: number,
+): RunSummary {
+  const passed = new Set(records.filter(keptForSft).map((r) => r.task_index));
+  const attempted = new Set(records.map((r) => r.task_index));
+  const group = (keyOf: (t: TaskFacts) => string[]) => {
+    const out: Record<string, { tasks: number; passed: number; yield: number }> = {};
+    for (const t of tasks) {
+      if (!attempted.has(t.index)) continue;
+      for (const key of new Set(keyOf(t))) {
+        const g = out[key] ?? { tasks: 0, passed: 0, yield: 0 };
+        g.tasks++;
+        if (passed.has(t.index)) g.passed++;
+        g.yield = Number((g.passed / g.tasks).toFixed(4));
+        out[key] = g;
+      }
+    }
+    return out;
+  };
+  const count = (values: (string | undefined)[]) => {
+    const out: Record<string, number> = {};
+    for (const v of values) if (v !== undefined) out[v] = (out[v] ?? 0) + 1;
+    return out;
+  };
+  const usage = records.reduce(
+    (u, r) => ({
+      prompt_tokens: u.prompt_tokens + r.usage.prompt_tokens,
+      completion_tokens: u.completion_tokens + r.usage.completion_tokens,
+      cost_usd: u.cost_usd + r.usage.cost_usd,
+    }),
+    { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 },
+  );
+  const mean = (f: (r: TrajectoryRecord) => number) =>
+    records.length === 0 ? 0 : records.reduce((a, r) => a + f(r), 0) / records.length;
+  return {
+    run,
+    updated_at: new Date().toISOString(),
+    wall_time_s: Number(wallTimeS.toFixed(3)),
+    tasks: attempted.size,
+    episodes: records.length,
+    sft_trajectories: records.filter(keptForSft).length,
+    task_yield: attempted.size === 0 ? 0 : Number((passed.size / attempted.size).toFixed(4)),
+    episode_yield:
+      records.length === 0 ? 0 : Number((records.filter(keptForSft).length / records.length).toFixed(4)),
+    mean_score: Number(mean((r) => r.verification.score).toFixed(4)),
+    mean_tau2_reward: Number(mean((r) => r.verification.tau2Reward).toFixed(4)),
+    yield_by_kind: group((t) => [...t.kinds]),
+    yield_by_k: group((t) => [String(t.k)]),
+    yield_by_difficulty: group((t) => [t.difficulty]),
+    termination_reasons: count(records.map((r) => r.termination_reason)),
+    failures: count(records.map((r) => r.failure)),
+    per_episode: {
+      user_turns: stats(records.map((r) => r.messages.filter((m) => m.role === 'user').length)),
+      messages: stats(records.map((r) => r.messages.length)),
+      tool_calls: stats(records.map((r) => r.messages.filter((m) => m.role === 'tool').length)),
+    },
+    leaks: records.reduce((a, r) => a + r.leaks, 0),
+    invalid_tool_arguments: records.reduce((a, r) => a + r.invalid_tool_arguments, 0),
+    usage: { ...usage, cost_usd: Number(usage.cost_usd.toFixed(6)) },
+    benchmark_data: records.some((r) => r.benchmark_data),
+  };
+}

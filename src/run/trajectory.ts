@@ -1,0 +1,72 @@
+import { sha256Hex } from '../core/hash.js';
+import type { OpenAiTool } from '../env/openai-tools.js';
+import type { ChatMessage } from '../sim/messages.js';
+import type { TerminationReason } from '../sim/run-episode.js';
+import type { Verification } from '../verify/verification.js';
+
+/** Settings recorded with every trajectory. */
+export interface TrajectorySettings {
+  readonly semantics: 'parity' | 'fixed';
+  readonly text: 'cove' | 'tau2';
+  /** Which user guidelines played the user (`scripted`, `cove-1`, `tau2`). */
+  readonly guidelines: string;
+}
+
+/** One line of `trajectories.jsonl` (design.md §6). */
+export interface TrajectoryRecord {
+  readonly id: string;
+  readonly run: string;
+  readonly task_id: string;
+  readonly task_index: number;
+  readonly domain: string;
+  readonly trial: number;
+  readonly attempt: number;
+  readonly seed: number;
+  readonly agent: string;
+  readonly user: string;
+  readonly settings: TrajectorySettings;
+  readonly db_sha256: string;
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly OpenAiTool[];
+  readonly termination_reason: TerminationReason;
+  readonly termination_detail?: string;
+  readonly verification: Verification;
+  readonly usage: {
+    readonly prompt_tokens: number;
+    readonly completion_tokens: number;
+    readonly cost_usd: number;
+  };
+  readonly timing_ms: number;
+  readonly cove_version: string;
+  /** Fuzzified ids found in user messages (must be 0). */
+  readonly leaks: number;
+  /** Tool calls whose arguments were not valid JSON (such episodes never enter SFT). */
+  readonly invalid_tool_arguments: number;
+  /** Why the episode did not pass, when it did not (failure attribution for summary.json). */
+  readonly failure?: string;
+  /** Whether the trajectory benefits from τ² benchmark data (DB from τ²'s files). */
+  readonly benchmark_data: boolean;
+}
+
+/**
+ * The trajectory id: a hash of the task (id and content), trial, attempt, models and settings, so the same
+ * command finds what it already wrote and never writes an episode twice.
+ */
+export function trajectoryId(parts: {
+  taskId: string;
+  taskHash: string;
+  trial: number;
+  attempt: number;
+  agent: string;
+  user: string;
+  settings: TrajectorySettings;
+}): string {
+  return sha256Hex(JSON.stringify(parts)).slice(0, 24);
+}
+
+/** Whether a trajectory is kept for SFT: score 1, state match, no invalid tool arguments, no leak. */
+export function keptForSft(r: TrajectoryRecord): boolean {
+  return (
+    r.verification.score === 1 && r.verification.stateMatch && r.invalid_tool_arguments === 0 && r.leaks === 0
+  );
+}

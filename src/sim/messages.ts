@@ -1,0 +1,53 @@
+/**
+ * Conversation messages in the OpenAI chat shape (design.md §6): tool-call arguments are JSON strings, tool
+ * results are `role: "tool"` messages linked by `tool_call_id`.
+ */
+
+export interface ToolCall {
+  readonly id: string;
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly arguments: string };
+}
+
+export interface SystemMessage {
+  readonly role: 'system';
+  readonly content: string;
+}
+
+export interface UserMessage {
+  readonly role: 'user';
+  readonly content: string;
+}
+
+export interface AssistantMessage {
+  readonly role: 'assistant';
+  readonly content: string | null;
+  readonly tool_calls?: readonly ToolCall[];
+  /** Reasoning text when the model server returned one (kept, never shown to the user). */
+  readonly reasoning_content?: string;
+}
+
+export interface ToolMessage {
+  readonly role: 'tool';
+  readonly tool_call_id: string;
+  readonly name: string;
+  readonly content: string;
+}
+
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** τ²'s fixed opening line of the agent (`tau2-spec.md` §7.1). */
+export const AGENT_GREETING = 'Hi! How can I help you today?';
+
+/** User stop tokens (substring match on text messages, `tau2-spec.md` §7.1). */
+export const STOP_TOKENS = ['###STOP###', '###TRANSFER###', '###OUT-OF-SCOPE###'] as const;
+
+/** True when a user text contains a stop token. */
+export function hasStopToken(text: string): boolean {
+  return STOP_TOKENS.some((t) => text.includes(t));
+}
+
+/** The texts of the assistant messages (τ²'s communicate rule reads these, tool-call messages included). */
+export function agentTexts(messages: readonly ChatMessage[]): string[] {
+  return messages.flatMap((m) => (m.role === 'assistant' && m.content !== null ? [m.content] : []));
+}

@@ -1,0 +1,61 @@
+import type { ChatMessage } from '../sim/messages.js';
+import type { EpisodeOutcome } from '../sim/run-episode.js';
+import type { Verification } from './verification.js';
+
+/** Why an episode did not yield an SFT trajectory (summary.json's failure attribution). */
+export type FailureCause =
+  | 'infrastructure'
+  | 'agent_error'
+  | 'user_error'
+  | 'too_many_errors'
+  | 'max_steps'
+  | 'repeated_tool_call'
+  | 'invalid_tool_arguments'
+  | 'leak'
+  | 'user_stopped_early'
+  | 'agent_never_wrote'
+  | 'wrong_write'
+  | 'redundant_write'
+  | 'information_not_given'
+  | 'state_mismatch';
+
+const ASKING = /(\(yes\/no\)|proceed|confirm|shall i|should i)/i;
+
+function lastAgentText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'assistant' && m.content !== null && (m.tool_calls ?? []).length === 0) return m.content;
+  }
+  return '';
+}
+
+/** The most specific cause of a failed episode, or `undefined` when it passed. */
+export function attributeFailure(
+  outcome: Pick<EpisodeOutcome, 'termination' | 'messages' | 'toolCalls'>,
+  verification: Verification,
+  writeTools: ReadonlySet<string>,
+  extra: { leaks: number; invalidToolArguments: number },
+): FailureCause | undefined {
+  switch (outcome.termination) {
+    case 'infrastructure_error':
+      return 'infrastructure';
+    case 'agent_error':
+    case 'user_error':
+    case 'too_many_errors':
+    case 'max_steps':
+    case 'repeated_tool_call':
+      return outcome.termination;
+    default:
+      break;
+  }
+  if (extra.invalidToolArguments > 0) return 'invalid_tool_arguments';
+  if (extra.leaks > 0) return 'leak';
+  if (verification.score === 1) return verification.stateMatch ? undefined : 'state_mismatch';
+  if (verification.redundant.length > 0) return 'redundant_write';
+  const unsatisfied = verification.constraints.filter((c) => !c.satisfied);
+  if (unsatisfied.length > 0 && unsatisfied.every((c) => c.kind === 'information'))
+    return 'information_not_given';
+  if (ASKING.test(lastAgentText(outcome.messages))) return 'user_stopped_early';
+  const wrote = outcome.toolCalls.some((c) => writeTools.has(c.name) && !c.error);
+  return wrote ? 'wrong_write' : 'agent_never_wrote';
+}

@@ -1,0 +1,107 @@
+import { toPyValue } from '../core/py-value.js';
+import type { EnvironmentBase } from '../env/environment-base.js';
+import type { Episode } from '../env/episode.js';
+import { replayCalls } from '../env/replay.js';
+import { diffEpisodes } from '../env/state-diff.js';
+import type { ToolSpec } from '../env/tool.js';
+import { agentTexts, type ChatMessage } from '../sim/messages.js';
+import type { ExecutedToolCall, TerminationReason } from '../sim/run-episode.js';
+import { isCommunicated } from '../tasks/communicate.js';
+import type { CoveTask } from '../tasks/cove-task.js';
+import type { DomainSynthesis } from '../tasks/synthesis.js';
+
+/** The verifier's verdict on one trajectory (design.md §5; field names fixed). */
+export interface Verification {
+  /** S = (satisfied/|C|) · γ^redundant, 0 unless the episode ended by a user or agent stop. */
+  readonly score: number;
+  /** The final DB equals the DB the gold actions produce (compared by row diffs against the shared base). */
+  readonly stateMatch: boolean;
+  /** What τ²'s evaluator would give: DB × COMMUNICATE, 0 unless terminated by a stop. */
+  readonly tau2Reward: number;
+  readonly constraints: readonly { id: string; kind: string; satisfied: boolean; evidence: string }[];
+  readonly redundant: readonly { call_id: string; tool: string; reason: 'outside_footprint' | 'duplicate' }[];
+  readonly terminationOk: boolean;
+}
+
+/** Inputs of {@link verifyTrajectory}. */
+export interface VerifyInput {
+  readonly synthesis: DomainSynthesis;
+  readonly tools: readonly ToolSpec[];
+  readonly task: CoveTask;
+  /** The episode after the conversation (still open). */
+  readonly final: Episode;
+  readonly messages: readonly ChatMessage[];
+  readonly toolCalls: readonly ExecutedToolCall[];
+  readonly termination: TerminationReason;
+  /** Discount per redundant write. @defaultValue 0.5 */
+  readonly gamma?: number;
+}
+
+/** The gold final state of a task: its gold actions replayed on a fresh episode (close it when done). */
+export function goldEpisode(base: EnvironmentBase, task: CoveTask): Episode {
+  const actions = task.evaluation_criteria.actions.map((a) => ({
+    name: a.name,
+    arguments: toPyValue(a.arguments),
+  }));
+  return replayCalls(base, actions, { semantics: task.cove.semantics }).episode;
+}
+
+/**
+ * Verifies a trajectory deterministically, with no LLM: every constraint's predicate on the final state,
+ * redundant writes (a successful write whose changed entities fall outside every constraint's footprint, or a
+ * second write by the same tool on the same entity for one constraint), the state match against the gold
+ * replay, and τ²'s reward. A disagreement between `score = 1` and `stateMatch` on an oracle run is a bug.
+ */
+export function verifyTrajectory(input: VerifyInput): Verification {
+  const { task, final } = input;
+  const gamma = input.gamma ?? 0.5;
+  const texts = agentTexts(input.messages);
+  const semantics = task.cove.semantics;
+  const terminationOk = input.termination === 'user_stop' || input.termination === 'agent_stop';
+  const constraints = task.cove.constraints.map((c) => {
+    const kind = input.synthesis.kinds.find((k) => k.name === c.kind);
+    const r = kind?.predicate(c, { final, semantics, agentTexts: texts }) ?? {
+      satisfied: false,
+      evidence: 'unknown kind',
+    };
+    return { id: c.id, kind: c.kind, satisfied: r.satisfied, evidence: r.evidence };
+  });
+
+  const writes = new Set(input.tools.filter((t) => t.kind === 'write').map((t) => t.name));
+  const key = (r: { collection: string; key: string }) => `${r.collection}\u0000${r.key}`;
+  const counted = new Set<string>();
+  const redundant: { call_id: string; tool: string; reason: 'outside_footprint' | 'duplicate' }[] = [];
+  for (const call of input.toolCalls) {
+    if (!writes.has(call.name) || call.error || call.changed.length === 0) continue;
+    const covers = (c: CoveTask['cove']['constraints'][number]) =>
+      call.changed.every((r) => c.footprint.some((f) => key(f) === key(r)));
+    const owner =
+      task.cove.constraints.find((c) => c.kind === call.name && covers(c)) ??
+      task.cove.constraints.find(covers);
+    const inUnion = call.changed.every((r) =>
+      task.cove.constraints.some((c) => c.footprint.some((f) => key(f) === key(r))),
+    );
+    if (owner === undefined && !inUnion) {
+      redundant.push({ call_id: call.id, tool: call.name, reason: 'outside_footprint' });
+      continue;
+    }
+    const entity = key(call.changed[0] as { collection: string; key: string });
+    const slot = `${owner?.id ?? '*'}\u0000${call.name}\u0000${entity}`;
+    if (counted.has(slot)) redundant.push({ call_id: call.id, tool: call.name, reason: 'duplicate' });
+    else counted.add(slot);
+  }
+
+  const gold = goldEpisode(final.base, task);
+  let stateMatch: boolean;
+  try {
+    stateMatch = diffEpisodes(final, gold).length === 0;
+  } finally {
+    gold.close();
+  }
+  const satisfied = constraints.filter((c) => c.satisfied).length;
+  const fraction = constraints.length === 0 ? 1 : satisfied / constraints.length;
+  const score = terminationOk ? fraction * gamma ** redundant.length : 0;
+  const communicated = task.evaluation_criteria.communicate_info.every((info) => isCommunicated(info, texts));
+  const tau2Reward = terminationOk && stateMatch && communicated ? 1 : 0;
+  return { score, stateMatch, tau2Reward, constraints, redundant, terminationOk };
+}
