@@ -147,12 +147,12 @@ const LN2_CACHE = new Map<number, bigint>();
 function atanh2(num: bigint, den: bigint, prec: number): bigint {
   const one = 1n << BigInt(prec);
   const z = (num * one) / den;
-  const z2 = (z * z) >> BigInt(prec);
+  const z2 = (z * z) / one;
   let term = z;
   let sum = 0n;
   for (let k = 1n; term !== 0n; k += 2n) {
     sum += term / k;
-    term = (term * z2) >> BigInt(prec);
+    term = (term * z2) / one;
   }
   return 2n * sum;
 }

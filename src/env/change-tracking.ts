@@ -36,9 +36,11 @@ export function installChangeTracking(sql: SqlConnection, spec: EnvironmentSpec)
 
 /** Reads and clears the entities recorded since the last call, in first-touch order, without duplicates. */
 export function takeChanges(sql: SqlConnection): EntityRef[] {
+  if (sql.takeWrites() === 0) return [];
   const rows = sql.all(`SELECT collection, key FROM ${CHANGES_TABLE} ORDER BY seq`);
   if (rows.length === 0) return [];
   sql.run(`DELETE FROM ${CHANGES_TABLE}`);
+  sql.takeWrites(); // the bookkeeping delete is not a change of the state
   const seen = new Set<string>();
   const out: EntityRef[] = [];
   for (const row of rows) {

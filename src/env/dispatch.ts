@@ -1,7 +1,20 @@
 import { ToolError } from '../core/errors.js';
 import { pyJsonDumps } from '../core/py-json.js';
 import { isPyDict, type PyValue } from '../core/py-value.js';
-import type { ToolContext, ToolResult, ToolSpec } from './tool.js';
+import type { ToolContext, ToolOutput, ToolResult, ToolSpec } from './tool.js';
+
+/** Serialisations of model dumps; cached dumps are shared immutable objects, so their text is reused. */
+const texts = new WeakMap<object, string>();
+
+function serialize(output: Exclude<ToolOutput, string>): string {
+  if (output === null || typeof output !== 'object') return pyJsonDumps(output);
+  let text = texts.get(output);
+  if (text === undefined) {
+    text = pyJsonDumps(output);
+    texts.set(output, text);
+  }
+  return text;
+}
 
 /** Counts calls whose tool body failed with something other than a {@link ToolError} (a cove bug). */
 export interface DispatchStats {
@@ -76,7 +89,7 @@ export function dispatchToolCall(
     const tool = tools.get(name);
     if (tool === undefined) throw new ToolError(`Tool '${name}' not found.`);
     const output = tool.run(context, bindArguments(toolkitName, tool, args));
-    return { content: typeof output === 'string' ? output : pyJsonDumps(output), error: false };
+    return { content: typeof output === 'string' ? output : serialize(output), error: false };
   } catch (e) {
     if (e instanceof ToolError) return { content: `Error: ${e.message}`, error: true };
     if (stats !== undefined) stats.internalErrors++;

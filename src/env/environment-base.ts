@@ -19,6 +19,8 @@ export class EnvironmentBase {
   readonly digest: BaseDigest;
   readonly #image: Buffer;
   readonly #idle: SqlConnection[] = [];
+  /** Entity values of the base, shared by all episodes (see {@link SqlConnection.cachedEntity}). */
+  readonly entityCache = new Map<string, unknown>();
   #hashes: StateHashes | undefined;
 
   /** @param sql a connection holding the loaded state and change tracking; it becomes the base. */
@@ -47,6 +49,7 @@ export class EnvironmentBase {
   fork(options: EpisodeOptions = {}): Episode {
     const sql = this.#idle.pop() ?? SqlConnection.open(this.#image);
     sql.exec('BEGIN');
+    sql.takeWrites();
     return new Episode(this, sql, options);
   }
 
@@ -58,6 +61,7 @@ export class EnvironmentBase {
   /** @internal Rolls an episode's connection back to the base and keeps it for reuse. */
   release(sql: SqlConnection): void {
     sql.exec('ROLLBACK');
+    sql.entityCache = undefined;
     if (this.#idle.length < MAX_IDLE_CONNECTIONS) this.#idle.push(sql);
     else sql.close();
   }

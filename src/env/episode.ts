@@ -33,6 +33,7 @@ export class Episode {
   readonly stats: DispatchStats = { internalErrors: 0 };
   readonly #tools: ReadonlyMap<string, ToolSpec>;
   readonly #changed = new Map<string, EntityRef>();
+  readonly #changedKeys = new Set<string>();
   #closed = false;
 
   /** @internal Use {@link EnvironmentBase.fork}. */
@@ -46,6 +47,7 @@ export class Episode {
       toolMaps.set(base.spec, tools);
     }
     this.#tools = tools;
+    sql.entityCache = { shared: base.entityCache, changed: this.#changedKeys, local: new Map() };
   }
 
   /**
@@ -63,7 +65,12 @@ export class Episode {
       this.stats,
     );
     const changed = takeChanges(this.sql);
-    for (const ref of changed) this.#changed.set(`${ref.collection}\u0000${ref.key}`, ref);
+    for (const ref of changed) {
+      const key = `${ref.collection}\u0000${ref.key}`;
+      this.#changed.set(key, ref);
+      this.#changedKeys.add(key);
+      this.sql.entityCache?.local.delete(key);
+    }
     return { name, content: result.content, error: result.error, changed };
   }
 
@@ -74,7 +81,9 @@ export class Episode {
 
   /** The serialisation of one entity in this episode (`null` if it does not exist). */
   chunk(ref: EntityRef, style: DigestStyle = 'tau2'): string | null {
-    return entityChunk(this.base.spec, this.sql, ref, style);
+    return this.sql.cachedEntity(`${ref.collection}\u0000${ref.key}`, `chunk:${style}`, () =>
+      entityChunk(this.base.spec, this.sql, ref, style),
+    );
   }
 
   /** Both state hashes, computed from the base's cached text and this episode's changed entities. */

@@ -12,6 +12,19 @@ export type SqlRow = Record<string, SqlValue>;
 export class SqlConnection {
   readonly db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  #writes = 0;
+  /**
+   * For episode connections: a cache of entity values shared by every fork of one base (valid because the base
+   * never changes), and the entities this episode has changed (never served from the cache).
+   */
+  entityCache:
+    | {
+        readonly shared: Map<string, unknown>;
+        readonly changed: ReadonlySet<string>;
+        /** Values of entities this episode changed, dropped whenever the entity changes again. */
+        readonly local: Map<string, Map<string, unknown>>;
+      }
+    | undefined;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -44,7 +57,49 @@ export class SqlConnection {
 
   /** Runs a write statement; returns the number of changed rows. */
   run(sql: string, ...params: SqlValue[]): number {
+    this.#writes++;
     return this.statement(sql).run(...params).changes;
+  }
+
+  /** Write statements run since the last {@link takeWrites}. */
+  get pendingWrites(): number {
+    return this.#writes;
+  }
+
+  /** Returns and resets the count of write statements run. */
+  takeWrites(): number {
+    const n = this.#writes;
+    this.#writes = 0;
+    return n;
+  }
+
+  /**
+   * An entity's value from the base-wide cache when this connection has not changed it (and has no write
+   * pending), else `compute()`. `key` names the entity and the form of the value (e.g. `orders\0#W1\0model_dump`).
+   */
+  cachedEntity<T>(entity: string, form: string, compute: () => T): T {
+    const cache = this.entityCache;
+    if (cache === undefined || this.#writes > 0) return compute();
+    if (cache.changed.has(entity)) {
+      let forms = cache.local.get(entity);
+      if (forms === undefined) {
+        forms = new Map();
+        cache.local.set(entity, forms);
+      }
+      let value = forms.get(form) as T | undefined;
+      if (value === undefined) {
+        value = compute();
+        forms.set(form, value);
+      }
+      return value;
+    }
+    const key = `${entity}\u0000${form}`;
+    let value = cache.shared.get(key) as T | undefined;
+    if (value === undefined) {
+      value = compute();
+      cache.shared.set(key, value);
+    }
+    return value;
   }
 
   /** Executes several statements (schema, BEGIN/ROLLBACK). Never with user-supplied text. */

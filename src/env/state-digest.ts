@@ -40,6 +40,7 @@ export class BaseDigest {
   readonly #spec: EnvironmentSpec;
   readonly #sql: SqlConnection;
   readonly #keys = new Map<string, string[]>();
+  readonly #keySets = new Map<string, Set<string>>();
   readonly #chunks: Record<DigestStyle, Map<string, Map<string, string>>> = {
     tau2: new Map(),
     canonical: new Map(),
@@ -63,6 +64,16 @@ export class BaseDigest {
       this.#keys.set(collection, keys);
     }
     return keys;
+  }
+
+  /** Whether the base has an entity with this key. */
+  has(collection: string, key: string): boolean {
+    let set = this.#keySets.get(collection);
+    if (set === undefined) {
+      set = new Set(this.sortedKeys(collection));
+      this.#keySets.set(collection, set);
+    }
+    return set.has(key);
   }
 
   /** The base chunk of one entity (it must exist in the base). */

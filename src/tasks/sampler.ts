@@ -2,6 +2,7 @@ import { toPyValue } from '../core/py-value.js';
 import { deriveSeed, Rng } from '../core/rng.js';
 import type { EntityRef } from '../env/change-tracking.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
+import { goldKey, rememberGoldState } from '../env/gold-state.js';
 import type { Semantics } from '../env/tool.js';
 import type { Constraint, GoldAction } from './constraint.js';
 import type { CoveTask, Difficulty, TaskDbSource } from './cove-task.js';
@@ -63,6 +64,7 @@ export function proveSolvable(
       if (result === undefined || !result.satisfied)
         return { rejected: `predicate of ${c.id} fails: ${result?.evidence}` };
     }
+    rememberGoldState(base, goldKey(actions, semantics), episode);
     const text = JSON.stringify(draft.instructions);
     const leaked = draft.hiddenIds.find((id) => text.includes(id));
     if (leaked !== undefined) return { rejected: `task text mentions hidden id ${leaked}` };

@@ -1,8 +1,7 @@
 import { toPyValue } from '../core/py-value.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import type { Episode } from '../env/episode.js';
-import { replayCalls } from '../env/replay.js';
-import { diffEpisodes } from '../env/state-diff.js';
+import { type GoldState, goldKey, goldState, matchesGold } from '../env/gold-state.js';
 import type { ToolSpec } from '../env/tool.js';
 import { agentTexts, type ChatMessage } from '../sim/messages.js';
 import type { ExecutedToolCall, TerminationReason } from '../sim/run-episode.js';
@@ -37,13 +36,15 @@ export interface VerifyInput {
   readonly gamma?: number;
 }
 
-/** The gold final state of a task: its gold actions replayed on a fresh episode (close it when done). */
-export function goldEpisode(base: EnvironmentBase, task: CoveTask): Episode {
-  const actions = task.evaluation_criteria.actions.map((a) => ({
-    name: a.name,
-    arguments: toPyValue(a.arguments),
-  }));
-  return replayCalls(base, actions, { semantics: task.cove.semantics }).episode;
+/** The gold final state of a task: its gold actions replayed on a fresh episode (remembered per base). */
+export function taskGoldState(base: EnvironmentBase, task: CoveTask): GoldState {
+  const actions = task.evaluation_criteria.actions;
+  return goldState(
+    base,
+    goldKey(actions, task.cove.semantics),
+    actions.map((a) => ({ name: a.name, arguments: toPyValue(a.arguments) })),
+    task.cove.semantics,
+  );
 }
 
 /**
@@ -91,13 +92,7 @@ export function verifyTrajectory(input: VerifyInput): Verification {
     else counted.add(slot);
   }
 
-  const gold = goldEpisode(final.base, task);
-  let stateMatch: boolean;
-  try {
-    stateMatch = diffEpisodes(final, gold).length === 0;
-  } finally {
-    gold.close();
-  }
+  const stateMatch = matchesGold(final, taskGoldState(final.base, task));
   const satisfied = constraints.filter((c) => c.satisfied).length;
   const fraction = constraints.length === 0 ? 1 : satisfied / constraints.length;
   const score = terminationOk ? fraction * gamma ** redundant.length : 0;

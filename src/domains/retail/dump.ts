@@ -42,6 +42,10 @@ export function variantDump(row: SqlRow): PyModel {
 
 /** A `Product` dump, or undefined. */
 export function productDump(sql: SqlConnection, productId: string): PyModel | undefined {
+  return sql.cachedEntity(`products\u0000${productId}`, 'dump', () => productDumpUncached(sql, productId));
+}
+
+function productDumpUncached(sql: SqlConnection, productId: string): PyModel | undefined {
   const p = sql.get('SELECT product_id, name FROM products WHERE product_id = ?', productId);
   if (p === undefined) return undefined;
   const variants = new Map<string, PyModel>();
@@ -64,6 +68,10 @@ export function paymentMethodDump(row: SqlRow): PyModel {
 
 /** A `User` dump, or undefined. */
 export function userDump(sql: SqlConnection, userId: string): PyModel | undefined {
+  return sql.cachedEntity(`users\u0000${userId}`, 'dump', () => userDumpUncached(sql, userId));
+}
+
+function userDumpUncached(sql: SqlConnection, userId: string): PyModel | undefined {
   const u = sql.get('SELECT * FROM users WHERE user_id = ?', userId);
   if (u === undefined) return undefined;
   const methods = new Map<string, PyModel>();
@@ -97,6 +105,10 @@ export function orderDump(
   orderId: string,
   style: DumpStyle = 'model_dump',
 ): PyModel | undefined {
+  return sql.cachedEntity(`orders\u0000${orderId}`, style, () => orderDumpUncached(sql, orderId, style));
+}
+
+function orderDumpUncached(sql: SqlConnection, orderId: string, style: DumpStyle): PyModel | undefined {
   const o = sql.get('SELECT * FROM orders WHERE order_id = ?', orderId);
   if (o === undefined) return undefined;
   const items = sql.all('SELECT * FROM order_items WHERE order_id = ? ORDER BY pos', orderId).map((r) => ({

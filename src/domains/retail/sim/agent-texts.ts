@@ -38,7 +38,7 @@ export function orderSummary(order: OrderView): string {
 export function methodText(method: PaymentMethodView, original = false): string {
   const base =
     method.source === 'credit_card'
-      ? `your ${method.brand === undefined ? '' : `${method.brand[0]?.toUpperCase()}${method.brand.slice(1)} `}credit card ending in ${method.last_four ?? '????'}`
+      ? `your ${method.brand === undefined ? '' : `${method.brand[0]?.toUpperCase()}${method.brand.slice(1)} `}credit card ending in ${method.last_four ?? '????'} (${method.id})`
       : method.source === 'gift_card'
         ? `your gift card (${method.id})`
         : `your PayPal account (${method.id})`;

@@ -54,6 +54,7 @@ export class RetailOracleAgent implements Agent {
   #phase: 'resolve' | 'confirm' | 'execute' | 'wait' = 'resolve';
   #proposal: WriteCall | undefined;
   #identityAsks = 0;
+  #declines = 0;
   #userRefreshed = false;
 
   constructor(fuzz: RetailFuzz, rng: Rng) {
@@ -178,8 +179,11 @@ export class RetailOracleAgent implements Agent {
         );
       }
       this.#proposal = undefined;
-      this.#phase = 'resolve';
-      return this.#next('Understood, I will not make that change.');
+      if (++this.#declines >= 2) return this.#next('Understood, I will not make that change.');
+      this.#phase = 'wait';
+      return this.#say(
+        'I am sorry about that. Could you tell me again exactly what you would like me to do?',
+      );
     }
     if (this.#phase === 'execute' && this.#proposal !== undefined) {
       const done = this.#proposal;
@@ -192,6 +196,7 @@ export class RetailOracleAgent implements Agent {
   /** Finishes the current request with `text`, then waits for the customer's next message. */
   #next(text: string): AgentTurn['message'] {
     this.#request++;
+    this.#declines = 0;
     this.#phase = 'wait';
     this.#userRefreshed = false;
     return this.#say(`${text} ${anythingElse(this.#rng)}`);

@@ -1,0 +1,71 @@
+import { deriveSeed } from '../src/core/rng.js';
+import type { Domain } from '../src/domains/domain.js';
+import { baseFromValue } from '../src/domains/load-db.js';
+import { type RunContext, runTaskEpisode } from '../src/run/episode-runner.js';
+import { scriptedRoles } from '../src/run/scripted-roles.js';
+import { agentContext } from '../src/sim/agent-context.js';
+import { synthesizeTasks } from '../src/tasks/synthesize-tasks.js';
+import { round } from './stats.js';
+
+/**
+ * The main job's per-episode overhead: default tasks (sandbox seed 1, mixed difficulty, fuzz 2), scripted user +
+ * oracle agent, verification and record building included, one process, no disk writes.
+ */
+export async function benchScriptedEpisodes(
+  domain: Domain,
+  tasksCount = 300,
+): Promise<Record<string, number>> {
+  const generateSandbox = domain.generateSandbox;
+  const synthesis = domain.synthesis;
+  if (generateSandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
+  const { base, hashes } = baseFromValue(domain, generateSandbox({ seed: 1 }), 'sandbox');
+  const synthStart = performance.now();
+  const { tasks } = synthesizeTasks(
+    synthesis,
+    base,
+    {
+      domain: domain.name,
+      seed: 1,
+      difficulty: 'mixed',
+      fuzz: 2,
+      semantics: 'parity',
+      db: { sandbox: { domain: domain.name, seed: 1, size: { users: 500, orders: 1000 } } },
+      coveVersion: 'bench',
+    },
+    tasksCount,
+  );
+  const synthSeconds = (performance.now() - synthStart) / 1000;
+  const context: RunContext = {
+    run: 'bench',
+    domain,
+    base,
+    dbSha256: hashes.canonical_sha256,
+    benchmarkData: false,
+    seed: deriveSeed(1, 'bench'),
+    settings: { semantics: 'parity', text: 'cove', guidelines: 'scripted' },
+    agentContext: agentContext(domain, 'cove'),
+    roles: scriptedRoles(domain),
+    limits: {},
+    coveVersion: 'bench',
+  };
+  base.warm(64);
+  // warm-up (JIT, statement caches), then the measured pass
+  for (const task of tasks.slice(0, 20)) await runTaskEpisode(context, task, 0, 99);
+  const start = performance.now();
+  let passed = 0;
+  let messages = 0;
+  for (const task of tasks) {
+    const record = await runTaskEpisode(context, task, 0, 0);
+    if (record.verification.score === 1 && record.verification.stateMatch) passed++;
+    messages += record.messages.length;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  base.close();
+  if (passed !== tasks.length) throw new Error(`oracle passed only ${passed}/${tasks.length} episodes`);
+  return {
+    scripted_episodes_per_s: round(tasks.length / seconds, 1),
+    scripted_episode_ms_mean: round((seconds * 1000) / tasks.length, 3),
+    scripted_messages_per_episode_mean: round(messages / tasks.length, 1),
+    task_synthesis_per_s: round(tasksCount / synthSeconds, 1),
+  };
+}
