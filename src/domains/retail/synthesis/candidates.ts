@@ -228,7 +228,8 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
         args: { topic: 'gift_card_balance', payment_method_id: giftCard.id, value: giftCard.balance ?? 0 },
       };
     }
-    const orders = ordersWith(state, used, (o) => o.payment_history.length >= 1);
+    // one payment and no refund: "how much did I pay" has a single answer
+    const orders = ordersWith(state, used, (o) => o.payment_history.length === 1);
     if (orders.length === 0) return undefined;
     const o = rng.pick(orders);
     const amount = o.payment_history[0]?.amount ?? 0;

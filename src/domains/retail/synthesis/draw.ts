@@ -41,19 +41,25 @@ export function userState(episode: Episode, userId: string): UserState | undefin
   };
 }
 
-const userLists = new WeakMap<EnvironmentBase, string[]>();
+const userLists = new WeakMap<EnvironmentBase, { id: string; orders: number }[]>();
 
-function usersWithOrders(base: EnvironmentBase): string[] {
+/**
+ * Users who can carry `k` constraints: those with at least `k - 2` orders (two kinds need no order of their
+ * own), or every user with an order when none has that many.
+ */
+function usersFor(base: EnvironmentBase, k: number): string[] {
   let list = userLists.get(base);
   if (list === undefined) {
     list = base.sql
       .all(
-        'SELECT user_id FROM users u WHERE EXISTS (SELECT 1 FROM user_orders x WHERE x.user_id = u.user_id) ORDER BY pos',
+        'SELECT user_id, (SELECT COUNT(*) FROM user_orders x WHERE x.user_id = u.user_id) AS n FROM users u ORDER BY pos',
       )
-      .map((r) => String(r.user_id));
+      .map((r) => ({ id: String(r.user_id), orders: Number(r.n) }))
+      .filter((u) => u.orders > 0);
     userLists.set(base, list);
   }
-  return list;
+  const enough = list.filter((u) => u.orders >= k - 2);
+  return (enough.length > 0 ? enough : list).map((u) => u.id);
 }
 
 function drawConstraints(rng: Rng, state: UserState, k: number): Draft[] | undefined {
@@ -103,7 +109,7 @@ export function drawRetailTask(
   base: EnvironmentBase,
   request: DrawRequest,
 ): TaskDraft | { rejected: string } {
-  const users = usersWithOrders(base);
+  const users = usersFor(base, request.k);
   if (users.length === 0) return { rejected: 'no user has orders' };
   const userId = rng.pick(users);
   const episode = base.fork({ semantics: request.semantics });
