@@ -2,7 +2,7 @@ import { deriveSeed } from '../src/core/rng.js';
 import type { Domain } from '../src/domains/domain.js';
 import { baseFromValue } from '../src/domains/load-db.js';
 import { type RunContext, runTaskEpisode } from '../src/run/episode-runner.js';
-import { scriptedRoles } from '../src/run/scripted-roles.js';
+import { scriptedRoles } from '../src/run/roles.js';
 import { agentContext } from '../src/sim/agent-context.js';
 import { synthesizeTasks } from '../src/tasks/synthesize-tasks.js';
 import { round } from './stats.js';

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerTasks } from './commands/tasks.js';
@@ -14,6 +15,7 @@ const program = new Command('cove')
   .exitOverride();
 
 registerGenerate(program);
+registerMockLlm(program);
 registerReplay(program);
 registerSandbox(program);
 registerTasks(program);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
 import { type RunContext, runTaskEpisode } from '../../src/run/episode-runner.js';
-import { scriptedRoles } from '../../src/run/scripted-roles.js';
+import { scriptedRoles } from '../../src/run/roles.js';
 import type { TrajectoryRecord } from '../../src/run/trajectory.js';
 import { agentContext } from '../../src/sim/agent-context.js';
 import type { FuzzLevel } from '../../src/tasks/synthesis.js';

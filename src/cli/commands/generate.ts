@@ -1,25 +1,21 @@
-import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { sha256Hex } from '../../core/hash.js';
 import { getDomain } from '../../domains/registry.js';
 import { generate } from '../../run/generate.js';
-import { scriptedRoles } from '../../run/scripted-roles.js';
+import { createRoleFactory } from '../../run/roles.js';
 import { agentContext, type TextSetting } from '../../sim/agent-context.js';
-import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
-import { resolveTau2DomainDir } from '../../tau2/data-dir.js';
+import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
+import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
-import { chooseDb, intFlag } from '../db-source.js';
+import { intFlag } from '../db-source.js';
+import { type TaskFlags, taskSource } from '../generate-setup.js';
 import { startProgress } from '../progress.js';
-import { loadTasksForGenerate } from '../tasks-input.js';
-import { reportLines, synthesisFlags } from './tasks.js';
+import { type RoleFlags, resolveRoles } from '../role-flags.js';
+import { synthesisFlags } from './tasks.js';
 
-interface GenerateFlags {
+interface GenerateFlags extends TaskFlags, RoleFlags {
   domain: string;
-  db?: string;
-  sandboxSeed?: string;
-  tasks?: string;
   n: string;
   seed: string;
   difficulty: string;
@@ -27,10 +23,9 @@ interface GenerateFlags {
   k?: string;
   semantics: string;
   text: string;
-  agent: string;
-  user: string;
   concurrency: string;
   attempts: string;
+  targetSft?: string;
   out: string;
   tau2Data?: string;
   maxSteps: string;
@@ -47,7 +42,7 @@ export function registerGenerate(program: Command): void {
     .option('--db <file>', 'db.json to synthesize tasks from (τ² data is labelled benchmark data)')
     .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed (default: a sandbox with --seed)')
     .option('--tasks <file>', 'tasks made by `cove tasks` (their DB comes from the tasks, or --db)')
-    .option('--n <count>', 'number of tasks to synthesize', '100')
+    .option('--n <count>', 'number of tasks', '100')
     .option('--seed <n>', 'seed of everything random', '1')
     .option('--difficulty <level>', 'easy, medium, hard or mixed', 'mixed')
     .option('--fuzz <level>', '0 keeps ids, 1 fuzzifies some references, 2 all', '2')
@@ -58,10 +53,27 @@ export function registerGenerate(program: Command): void {
       "policy, prompts and tool texts: cove (cove's words) or tau2 (τ²'s files)",
       'cove',
     )
-    .option('--agent <spec>', 'agent: oracle', 'oracle')
-    .option('--user <spec>', 'user simulator: scripted', 'scripted')
+    .option('--agent <spec>', 'agent: oracle, or openai:<model> (default: oracle, or the config file)')
+    .option('--agent-base-url <url>', 'OpenAI-compatible base URL of the agent model')
+    .option(
+      '--agent-api-key-env <name>',
+      'environment variable with the agent API key (default OPENAI_API_KEY)',
+    )
+    .option(
+      '--user <spec>',
+      'user simulator: scripted, or openai:<model> (default: scripted, or the config file)',
+    )
+    .option('--user-base-url <url>', 'OpenAI-compatible base URL of the user model')
+    .option(
+      '--user-api-key-env <name>',
+      'environment variable with the user API key (default OPENAI_API_KEY)',
+    )
+    .option('--config <file>', 'cove.json with roles, prices and budget (see the README)')
+    .option('--budget-usd <amount>', 'stop starting episodes once model calls cost this much')
+    .option('--budget-tokens <count>', 'stop starting episodes once model calls used this many tokens')
     .option('--concurrency <n>', 'episodes running at once', '64')
     .option('--attempts <k>', 'episodes per task at most, stopping at the first that passes', '1')
+    .option('--target-sft <n>', 'keep adding tasks until this many trajectories pass')
     .option('--out <dir>', 'run folder (the same command resumes it)', 'runs/default')
     .option('--tau2-data <dir>', 'τ² data directory (for --text tau2)')
     .option('--max-steps <n>', 'steps before an episode ends with max_steps', '200')
@@ -69,8 +81,6 @@ export function registerGenerate(program: Command): void {
     .option('--quiet', 'no progress output')
     .action(async (flags: GenerateFlags) => {
       const domain = getDomain(flags.domain);
-      if (domain.synthesis === undefined)
-        throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
       const parsed = synthesisFlags(flags);
       if (flags.text !== 'cove' && flags.text !== 'tau2')
         throw new ConfigError(`--text must be cove or tau2, not '${flags.text}'`);
@@ -80,17 +90,14 @@ export function registerGenerate(program: Command): void {
       const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
       const concurrency = intFlag('--concurrency', flags.concurrency, 64, 1);
       const attempts = intFlag('--attempts', flags.attempts, 1, 1);
+      const targetSft =
+        flags.targetSft === undefined ? undefined : intFlag('--target-sft', flags.targetSft, 1, 1);
       const limits = {
         maxSteps: intFlag('--max-steps', flags.maxSteps, 200, 1),
         maxErrors: intFlag('--max-errors', flags.maxErrors, 10, 1),
         repeatedCallLimit: text === 'tau2' ? null : 5,
       };
-      if (flags.agent !== 'oracle' || flags.user !== 'scripted') {
-        throw new ConfigError(
-          `unknown role spec: --agent ${flags.agent} --user ${flags.user} (use oracle / scripted)`,
-        );
-      }
-      const roles = scriptedRoles(domain);
+      const roles = resolveRoles(flags, process.env);
       const tau2Dir =
         text === 'tau2'
           ? resolveTau2DomainDir(domain.name, {
@@ -100,63 +107,24 @@ export function registerGenerate(program: Command): void {
             })
           : undefined;
       const context = agentContext(domain, text, tau2Dir);
-      const quiet = flags.quiet === true;
-
-      let setup: {
-        base: ReturnType<typeof chooseDb>['loaded'];
-        tasks: import('../../tasks/cove-task.js').CoveTask[];
-        sandboxText?: string;
-        sourceId: string;
-      };
-      if (flags.tasks !== undefined) {
-        if (flags.sandboxSeed !== undefined)
-          throw new ConfigError('give either --tasks or --sandbox-seed, not both');
-        const input = loadTasksForGenerate(domain, flags.tasks, flags.db);
-        setup = {
-          base: input.loaded,
-          tasks: input.tasks,
-          sourceId: `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`,
-        };
-        if (input.sandboxText !== undefined) setup.sandboxText = input.sandboxText;
-      } else {
-        const sandboxSeed =
-          flags.db === undefined ? intFlag('--sandbox-seed', flags.sandboxSeed, seed) : undefined;
-        const choice = chooseDb(domain, { db: flags.db, sandboxSeed });
-        const progress = startProgress('tasks', n, { quiet });
-        const result = synthesizeTasks(
-          domain.synthesis,
-          choice.loaded.base,
-          {
-            domain: domain.name,
-            seed,
-            ...parsed,
-            ...(k === undefined ? {} : { k }),
-            db: choice.source,
-            coveVersion: COVE_VERSION,
-          },
-          n,
-          (done) => progress.update(done),
-        );
-        progress.stop();
-        if (!quiet) for (const line of reportLines(result.report)) process.stderr.write(`${line}\n`);
-        if (result.problems.length > 0)
-          throw new ConfigError(`task synthesis found problems: ${result.problems.slice(0, 5).join('; ')}`);
-        setup = {
-          base: choice.loaded,
-          tasks: result.tasks,
-          sourceId:
-            flags.db === undefined ? `sandbox:${sandboxSeed}` : `db:${choice.loaded.hashes.canonical_sha256}`,
-        };
-        if (choice.sandboxText !== undefined) setup.sandboxText = choice.sandboxText;
+      const userGuidelines =
+        tau2Dir === undefined ? COVE_USER_GUIDELINES : tau2UserGuidelines(tau2Root(tau2Dir));
+      const factory = createRoleFactory(domain, roles.choice, {
+        agentContext: context,
+        userGuidelines,
+        models: roles.models,
+      });
+      const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }) });
+      if (targetSft !== undefined && !source.open && flags.tasks !== undefined) {
+        process.stderr.write('note: --target-sft with --tasks can only use the tasks in the file\n');
       }
-
+      const quiet = flags.quiet === true;
       const out = resolve(flags.out);
       const settings = {
         semantics: parsed.semantics,
         text,
-        guidelines: roles.userName === 'scripted' ? 'scripted' : text,
+        guidelines: factory.userName === 'scripted' ? 'scripted' : guidelinesLabel(text),
       };
-      const progress = startProgress('episodes', setup.tasks.length, { quiet });
       let interrupted = false;
       const onSignal = () => {
         interrupted = true;
@@ -164,49 +132,66 @@ export function registerGenerate(program: Command): void {
         process.once('SIGINT', () => process.exit(130));
       };
       process.once('SIGINT', onSignal);
-      const result = await generate({
-        domain,
-        out,
-        runName: basename(out),
-        command: process.argv.slice(2),
-        coveVersion: COVE_VERSION,
-        seed,
-        base: setup.base.base,
-        dbSha256: setup.base.hashes.canonical_sha256,
-        benchmarkData: setup.base.isTau2Benchmark,
-        tasks: setup.tasks,
-        tasksText: `${JSON.stringify(setup.tasks, null, 2)}\n`,
-        ...(setup.sandboxText === undefined ? {} : { sandboxText: setup.sandboxText }),
-        settings,
-        agentContext: context,
-        roles,
-        limits,
-        concurrency,
-        attempts,
-        fingerprint: {
-          domain: domain.name,
-          source: setup.sourceId,
+
+      // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
+      let count = targetSft === undefined ? n : Math.max(n, targetSft);
+      let result: Awaited<ReturnType<typeof generate>>;
+      for (;;) {
+        const tasks = source.tasks(count);
+        const progress = startProgress('episodes', tasks.length, { quiet });
+        result = await generate({
+          domain,
+          out,
+          runName: basename(out),
+          command: process.argv.slice(2),
+          coveVersion: COVE_VERSION,
           seed,
-          difficulty: parsed.difficulty,
-          fuzz: parsed.fuzz,
-          k: k ?? null,
-          semantics: parsed.semantics,
-          text,
-          agent: roles.agentName,
-          user: roles.userName,
-        },
-        onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
-        shouldStop: () => interrupted,
-      });
+          base: source.loaded.base,
+          dbSha256: source.loaded.hashes.canonical_sha256,
+          benchmarkData: source.loaded.isTau2Benchmark,
+          tasks,
+          tasksText: `${JSON.stringify(tasks, null, 2)}\n`,
+          ...(source.sandboxText === undefined ? {} : { sandboxText: source.sandboxText }),
+          settings,
+          agentContext: context,
+          roles: factory,
+          limits,
+          concurrency,
+          attempts,
+          fingerprint: {
+            domain: domain.name,
+            source: source.sourceId,
+            seed,
+            difficulty: parsed.difficulty,
+            fuzz: parsed.fuzz,
+            k: k ?? null,
+            semantics: parsed.semantics,
+            text,
+            agent: factory.agentName,
+            user: factory.userName,
+          },
+          onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
+          shouldStop: () => interrupted || roles.meter.exhausted(),
+        });
+        progress.stop();
+        const passed = result.summary.sft_trajectories;
+        if (targetSft === undefined || passed >= targetSft || interrupted || roles.meter.exhausted()) break;
+        if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
+        const rate = Math.max(passed / tasks.length, 0.05);
+        count = Math.min(50 * targetSft, tasks.length + Math.ceil((targetSft - passed) / rate));
+      }
       process.removeListener('SIGINT', onSignal);
-      progress.stop();
-      setup.base.base.close();
+      source.loaded.base.close();
       const s = result.summary;
+      const budget = roles.meter.exhausted() ? ' (budget reached: no new episodes were started)' : '';
       process.stderr.write(
         `${result.resumed ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes (${result.newEpisodes} new), ` +
           `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-          `mean score ${s.mean_score}, leaks ${s.leaks}\n`,
+          `mean score ${s.mean_score}, leaks ${s.leaks}${budget}\n`,
       );
+      if (targetSft !== undefined && s.sft_trajectories < targetSft) {
+        process.stderr.write(`note: --target-sft ${targetSft} not reached (${s.sft_trajectories} passed)\n`);
+      }
       if (interrupted) process.exitCode = 130;
     });
 }

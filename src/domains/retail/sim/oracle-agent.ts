@@ -55,6 +55,8 @@ export class RetailOracleAgent implements Agent {
   #proposal: WriteCall | undefined;
   #identityAsks = 0;
   #declines = 0;
+  #written = false;
+  #writeTries = 0;
   #userRefreshed = false;
 
   constructor(fuzz: RetailFuzz, rng: Rng) {
@@ -92,6 +94,7 @@ export class RetailOracleAgent implements Agent {
         this.#products.set(lookup.key, JSON.parse(content) as ProductView);
         break;
       case 'write': {
+        this.#written = true;
         const value = JSON.parse(content) as OrderView | UserView;
         if ('order_id' in value) this.#orders.set(value.order_id, value);
         else this.#user = value;
@@ -184,6 +187,17 @@ export class RetailOracleAgent implements Agent {
       return this.#say(
         'I am sorry about that. Could you tell me again exactly what you would like me to do?',
       );
+    }
+    if (this.#phase === 'execute' && this.#proposal !== undefined && !this.#written) {
+      // the write did not come back (a failed or garbled call): send it again, a few times at most
+      if (this.#writeTries++ < 3)
+        return this.#call(
+          { kind: 'write', call: this.#proposal },
+          this.#proposal.name,
+          this.#proposal.arguments,
+        );
+      this.#proposal = undefined;
+      return this.#next('I am sorry, I could not complete that change.');
     }
     if (this.#phase === 'execute' && this.#proposal !== undefined) {
       const done = this.#proposal;

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ConfigError, InputFileError } from '../../core/errors.js';
+import { readJsonFile } from '../../domains/load-db.js';
+import { getDomain } from '../../domains/registry.js';
+import { createMockLlmApp, type MockScript } from '../../server/mock-llm/app.js';
+import { FAULTS, type Fault, isFault } from '../../server/mock-llm/faults.js';
+import { RoleSessions } from '../../server/mock-llm/sessions.js';
+import { serveApp } from '../../server/serve.js';
+import { type CoveTask, readCoveBlocks } from '../../tasks/cove-task.js';
+import { parseTau2Tasks } from '../../tasks/tau2-task.js';
+import { intFlag } from '../db-source.js';
+
+interface MockFlags {
+  port: string;
+  host: string;
+  latencyMs: string;
+  faultRate: string;
+  faults: string;
+  mode: string;
+  tasks?: string;
+  script?: string;
+  hangMs: string;
+  slowMs: string;
+  seed: string;
+}
+
+function faultList(text: string): Fault[] {
+  if (text === 'all') return Object.keys(FAULTS) as Fault[];
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const name of names) {
+    if (!isFault(name))
+      throw new ConfigError(`unknown fault '${name}' (known: ${Object.keys(FAULTS).join(', ')}, or all)`);
+  }
+  return names as Fault[];
+}
+
+/** `cove mock-llm`: a local OpenAI-compatible server that plays the oracle agent and the scripted user. */
+export function registerMockLlm(program: Command): void {
+  program
+    .command('mock-llm')
+    .description(
+      'serve /v1/chat/completions on 127.0.0.1, playing competent roles for cove tasks (for tests)',
+    )
+    .option('--port <n>', 'port (0: a free one)', '8765')
+    .option('--host <address>', 'address to bind (keep it on this machine)', '127.0.0.1')
+    .option('--latency-ms <ms>', 'delay before every answer', '0')
+    .option('--fault-rate <p>', 'share of requests that get a fault (0..1)', '0')
+    .option(
+      '--faults <list>',
+      `comma-separated faults to draw from, or all (${Object.keys(FAULTS).join(', ')})`,
+      'all',
+    )
+    .option('--mode <mode>', 'oracle (needs --tasks) or script (needs --script)', 'oracle')
+    .option('--tasks <file>', 'tasks made by cove (the x-cove-task-id header names one)')
+    .option('--script <file>', 'replies to replay in script mode (see the README)')
+    .option('--hang-ms <ms>', 'how long a timeout fault holds the request', '65000')
+    .option('--slow-ms <ms>', 'extra delay of a slow fault', '1500')
+    .option('--seed <n>', 'seed of the fault draws', '1')
+    .action(async (flags: MockFlags) => {
+      const rate = Number(flags.faultRate);
+      if (!Number.isFinite(rate) || rate < 0 || rate > 1)
+        throw new ConfigError(`--fault-rate must be between 0 and 1, not '${flags.faultRate}'`);
+      if (flags.mode !== 'oracle' && flags.mode !== 'script')
+        throw new ConfigError(`--mode must be oracle or script, not '${flags.mode}'`);
+      let sessions: RoleSessions | undefined;
+      let script: MockScript | undefined;
+      if (flags.mode === 'oracle') {
+        if (flags.tasks === undefined)
+          throw new ConfigError('--mode oracle needs --tasks <file> (tasks made by cove)');
+        const loaded = parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks);
+        const blocks = readCoveBlocks(
+          loaded.map((t) => t.raw),
+          loaded.map((t) => t.task.id),
+          flags.tasks,
+        );
+        const tasks = JSON.parse(readFileSync(flags.tasks, 'utf8')) as CoveTask[];
+        const domain = getDomain(blocks[0]?.domain ?? 'retail');
+        sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
+      } else {
+        if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');
+        try {
+          script = JSON.parse(readFileSync(flags.script, 'utf8')) as MockScript;
+        } catch (e) {
+          throw new InputFileError(flags.script, '$', `not readable JSON (${(e as Error).message})`);
+        }
+      }
+      const { app } = createMockLlmApp({
+        mode: flags.mode,
+        ...(sessions === undefined ? {} : { sessions }),
+        ...(script === undefined ? {} : { script }),
+        latencyMs: intFlag('--latency-ms', flags.latencyMs, 0),
+        faultRate: rate,
+        faults: faultList(flags.faults),
+        hangMs: intFlag('--hang-ms', flags.hangMs, 65_000),
+        slowMs: intFlag('--slow-ms', flags.slowMs, 1500),
+        seed: intFlag('--seed', flags.seed, 1),
+      });
+      const server = await serveApp(app, { port: intFlag('--port', flags.port, 8765), host: flags.host });
+      process.stdout.write(`${server.url}/v1\n`);
+      process.stderr.write(
+        `cove mock-llm (${flags.mode} mode) listening on ${server.url}/v1; Ctrl-C stops it\n`,
+      );
+      await new Promise<void>((done) => {
+        const stop = () => void server.close().then(done);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../core/errors.js';
+import { sha256Hex } from '../core/hash.js';
+import type { Domain } from '../domains/domain.js';
+import type { LoadedDb } from '../domains/load-db.js';
+import type { Semantics } from '../env/tool.js';
+import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
+import type { SynthesisOptions } from '../tasks/sampler.js';
+import { synthesizeTask } from '../tasks/sampler.js';
+import type { FuzzLevel } from '../tasks/synthesis.js';
+import { COVE_VERSION } from '../version.js';
+import { chooseDb, intFlag } from './db-source.js';
+import { loadTasksForGenerate } from './tasks-input.js';
+
+/** Where a run's tasks come from: synthesized on demand from a DB, or read from a file. */
+export interface TaskSource {
+  readonly loaded: LoadedDb;
+  readonly sandboxText?: string;
+  /** Identifies the source for the resume check (`sandbox:<seed>`, `db:<hash>`, `tasks:<hash>`). */
+  readonly sourceId: string;
+  /** Tasks 0..n-1 (synthesizing more when asked, if the source allows). */
+  tasks(n: number): CoveTask[];
+  /** Whether more tasks can be made than the file holds (`--target-sft`). */
+  readonly open: boolean;
+}
+
+/** Flags that decide the tasks of `cove generate`. */
+export interface TaskFlags {
+  db?: string;
+  sandboxSeed?: string;
+  tasks?: string;
+}
+
+/**
+ * Sets up the tasks of a run: `--tasks FILE` (cove tasks only), else synthesis from `--db` or a sandbox (its seed
+ * is `--sandbox-seed`, else `--seed`). Synthesized tasks are made lazily and kept, so `--target-sft` can ask for
+ * more; task i depends only on (seed, i).
+ */
+export function taskSource(
+  domain: Domain,
+  flags: TaskFlags,
+  options: {
+    seed: number;
+    difficulty: Difficulty | 'mixed';
+    fuzz: FuzzLevel;
+    semantics: Semantics;
+    k?: number;
+  },
+): TaskSource {
+  if (flags.tasks !== undefined) {
+    if (flags.sandboxSeed !== undefined)
+      throw new ConfigError('give either --tasks or --sandbox-seed, not both');
+    const input = loadTasksForGenerate(domain, flags.tasks, flags.db);
+    return {
+      loaded: input.loaded,
+      ...(input.sandboxText === undefined ? {} : { sandboxText: input.sandboxText }),
+      sourceId: `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`,
+      tasks: (n) => input.tasks.slice(0, n),
+      open: false,
+    };
+  }
+  const synthesis = domain.synthesis;
+  if (synthesis === undefined) throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
+  const sandboxSeed =
+    flags.db === undefined ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed) : undefined;
+  const choice = chooseDb(domain, { db: flags.db, sandboxSeed });
+  const synthesisOptions: SynthesisOptions = {
+    domain: domain.name,
+    seed: options.seed,
+    difficulty: options.difficulty,
+    fuzz: options.fuzz,
+    semantics: options.semantics,
+    ...(options.k === undefined ? {} : { k: options.k }),
+    db: choice.source,
+    coveVersion: COVE_VERSION,
+  };
+  const made: CoveTask[] = [];
+  return {
+    loaded: choice.loaded,
+    ...(choice.sandboxText === undefined ? {} : { sandboxText: choice.sandboxText }),
+    sourceId:
+      flags.db === undefined ? `sandbox:${sandboxSeed}` : `db:${choice.loaded.hashes.canonical_sha256}`,
+    tasks(n) {
+      while (made.length < n)
+        made.push(synthesizeTask(synthesis, choice.loaded.base, synthesisOptions, made.length));
+      return made.slice(0, n);
+    },
+    open: true,
+  };
+}

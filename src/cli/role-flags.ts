@@ -1,0 +1,92 @@
+import { ConfigError } from '../core/errors.js';
+import type { ChatModelOptions } from '../llm/chat-model.js';
+import { EndpointPool } from '../llm/chat-model.js';
+import { type CoveConfig, type RoleConfig, readCoveConfig, resolveRoleConfig } from '../llm/config.js';
+import { UsageMeter } from '../llm/usage-meter.js';
+import type { RoleChoice } from '../run/roles.js';
+
+/** Flags that choose and configure the roles of `cove generate`. */
+export interface RoleFlags {
+  agent?: string;
+  agentBaseUrl?: string;
+  agentApiKeyEnv?: string;
+  user?: string;
+  userBaseUrl?: string;
+  userApiKeyEnv?: string;
+  config?: string;
+  budgetUsd?: string;
+  budgetTokens?: string;
+}
+
+/** The roles, the shared model options (endpoints, prices, usage meter) and the config file read. */
+export interface ResolvedRoles {
+  readonly choice: RoleChoice;
+  readonly models: ChatModelOptions;
+  readonly meter: UsageMeter;
+  readonly config: CoveConfig;
+}
+
+function positive(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new ConfigError(`${flag} must be a positive number, not '${value}'`);
+  return n;
+}
+
+function modelRole(
+  role: 'agent' | 'user',
+  spec: string,
+  config: CoveConfig,
+  flags: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined },
+): RoleConfig {
+  if (!spec.startsWith('openai:')) {
+    throw new ConfigError(
+      `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
+    );
+  }
+  const fromFile = config.roles[role] as Partial<RoleConfig> | undefined;
+  return resolveRoleConfig(role, fromFile, {
+    model: spec,
+    base_url: flags.baseUrl,
+    api_key_env: flags.apiKeyEnv,
+  } as Partial<RoleConfig>);
+}
+
+/**
+ * Resolves `--agent`/`--user` (with their `--*-base-url`, `--*-api-key-env`), `--config` and the budget flags.
+ * A role given only in the config file (`roles.agent.model`) is used when its flag is absent.
+ * @throws {ConfigError} / InputFileError for bad flags or config.
+ */
+export function resolveRoles(
+  flags: RoleFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): ResolvedRoles {
+  const config: CoveConfig =
+    flags.config === undefined ? { roles: {}, prices: {}, budget: {} } : readCoveConfig(flags.config);
+  const agentSpec = flags.agent ?? config.roles.agent?.model ?? 'oracle';
+  const userSpec = flags.user ?? config.roles.user?.model ?? 'scripted';
+  const choice: RoleChoice = {
+    agent:
+      agentSpec === 'oracle'
+        ? 'oracle'
+        : modelRole('agent', agentSpec, config, {
+            baseUrl: flags.agentBaseUrl,
+            apiKeyEnv: flags.agentApiKeyEnv,
+          }),
+    user:
+      userSpec === 'scripted'
+        ? 'scripted'
+        : modelRole('user', userSpec, config, { baseUrl: flags.userBaseUrl, apiKeyEnv: flags.userApiKeyEnv }),
+  };
+  const meter = new UsageMeter({
+    max_tokens: positive('--budget-tokens', flags.budgetTokens) ?? config.budget.max_tokens,
+    max_cost_usd: positive('--budget-usd', flags.budgetUsd) ?? config.budget.max_cost_usd,
+  });
+  return {
+    choice,
+    meter,
+    config,
+    models: { env, prices: config.prices, meter, endpoints: new EndpointPool() },
+  };
+}

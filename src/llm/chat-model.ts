@@ -1,0 +1,169 @@
+import OpenAI from 'openai';
+import PQueue from 'p-queue';
+import { ConfigError } from '../core/errors.js';
+import type { OpenAiTool } from '../env/openai-tools.js';
+import { RoleError } from '../sim/roles.js';
+import { isLoopback, type PriceTable, type RoleConfig, type RoleName } from './config.js';
+import { type CallUsage, callCost, type UsageMeter } from './usage-meter.js';
+
+/** A message sent to the chat-completions API (OpenAI shape). */
+export type ApiMessage = Record<string, unknown> & { role: string };
+
+/** A tool call as the model returned it, normalised: an id and the arguments as a string. */
+export interface ModelToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** The assistant message of one completion, normalised, with its usage. */
+export interface Completion {
+  readonly content: string | null;
+  readonly toolCalls: readonly ModelToolCall[];
+  readonly reasoning?: string;
+  readonly usage: CallUsage;
+}
+
+/** One endpoint (base URL + key): an OpenAI SDK client and a queue enforcing its concurrency and rate caps. */
+interface Endpoint {
+  readonly client: OpenAI;
+  readonly queue: PQueue;
+}
+
+/**
+ * Shares endpoints between roles and episodes: each base URL gets one client and one queue, created with the
+ * caps of the first role that uses it (`max_concurrency`, `requests_per_minute`).
+ */
+export class EndpointPool {
+  readonly #endpoints = new Map<string, Endpoint>();
+
+  get(config: RoleConfig, apiKey: string): Endpoint {
+    const key = `${config.base_url}\u0000${apiKey}`;
+    let endpoint = this.#endpoints.get(key);
+    if (endpoint === undefined) {
+      endpoint = {
+        client: new OpenAI({
+          apiKey,
+          baseURL: config.base_url,
+          timeout: config.timeout_ms,
+          maxRetries: config.max_retries,
+        }),
+        queue: new PQueue({
+          concurrency: config.max_concurrency,
+          ...(config.requests_per_minute === undefined
+            ? {}
+            : { intervalCap: config.requests_per_minute, interval: 60_000 }),
+        }),
+      };
+      this.#endpoints.set(key, endpoint);
+    }
+    return endpoint;
+  }
+}
+
+/** Everything a chat model needs besides its role config. */
+export interface ChatModelOptions {
+  /** Environment variables (the API key is read from `config.api_key_env`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly prices: PriceTable;
+  readonly meter: UsageMeter;
+  readonly endpoints: EndpointPool;
+}
+
+function normaliseArguments(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? {});
+}
+
+/**
+ * One role's model over the OpenAI-compatible chat-completions API, through the official `openai` SDK: the SDK
+ * retries 408/409/429/5xx, timeouts and network errors with exponential backoff and jitter (honouring
+ * Retry-After); every request carries `x-cove-role` and `x-cove-task-id`; usage and cost are metered.
+ */
+export class ChatModel {
+  readonly role: RoleName;
+  readonly config: RoleConfig;
+  readonly #endpoint: Endpoint;
+  readonly #options: ChatModelOptions;
+  #calls = 0;
+
+  /** @throws {ConfigError} when a non-loopback endpoint has no API key in its environment variable. */
+  constructor(role: RoleName, config: RoleConfig, options: ChatModelOptions) {
+    this.role = role;
+    this.config = config;
+    this.#options = options;
+    const key = options.env[config.api_key_env];
+    if ((key === undefined || key === '') && !isLoopback(config.base_url)) {
+      throw new ConfigError(`${role} role: set ${config.api_key_env} to the API key of ${config.base_url}`);
+    }
+    this.#endpoint = options.endpoints.get(config, key === undefined || key === '' ? 'cove-no-key' : key);
+  }
+
+  /** The model name sent to the server. */
+  get model(): string {
+    return this.config.model.replace(/^openai:/, '');
+  }
+
+  /**
+   * One completion. @throws {RoleError} (`infrastructure`) when the request still fails after retries, with the
+   * status and message as the reason.
+   */
+  async complete(
+    messages: readonly ApiMessage[],
+    taskId: string,
+    tools?: readonly OpenAiTool[],
+  ): Promise<Completion> {
+    const body: Record<string, unknown> = {
+      model: this.model,
+      messages,
+      temperature: this.config.temperature,
+      ...(this.config.seed === undefined ? {} : { seed: this.config.seed }),
+      ...(this.config.max_tokens === undefined ? {} : { max_tokens: this.config.max_tokens }),
+      ...(tools === undefined || tools.length === 0 ? {} : { tools, tool_choice: 'auto' }),
+    };
+    let response: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      response = (await this.#endpoint.queue.add(() =>
+        this.#endpoint.client.chat.completions.create(
+          body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+          {
+            headers: { 'x-cove-role': this.role, 'x-cove-task-id': taskId },
+          },
+        ),
+      )) as OpenAI.Chat.Completions.ChatCompletion;
+    } catch (e) {
+      const status = e instanceof OpenAI.APIError && e.status !== undefined ? `HTTP ${e.status}: ` : '';
+      throw new RoleError(
+        this.role === 'user' ? 'user' : 'agent',
+        'infrastructure',
+        `${this.role} model call failed after ${this.config.max_retries} retries: ${status}${(e as Error).message}`,
+        { cause: e },
+      );
+    }
+    const choice = response.choices?.[0];
+    const message = (choice?.message ?? {}) as unknown as Record<string, unknown>;
+    const rawCalls = Array.isArray(message.tool_calls)
+      ? (message.tool_calls as Record<string, unknown>[])
+      : [];
+    const toolCalls = rawCalls.map((c, i): ModelToolCall => {
+      const fn = (c.function ?? {}) as Record<string, unknown>;
+      const id = typeof c.id === 'string' && c.id !== '' ? c.id : `call_cove_${this.#calls}_${i}`;
+      return { id, name: String(fn.name ?? ''), arguments: normaliseArguments(fn.arguments) };
+    });
+    this.#calls++;
+    const prompt = response.usage?.prompt_tokens ?? 0;
+    const completion = response.usage?.completion_tokens ?? 0;
+    const usage = {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      cost_usd: callCost(this.#options.prices, this.model, prompt, completion),
+    };
+    this.#options.meter.add(usage);
+    const reasoning = message.reasoning_content ?? message.reasoning;
+    return {
+      content: typeof message.content === 'string' ? message.content : null,
+      toolCalls,
+      ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
+      usage,
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { ConfigError } from '../core/errors.js';
+import type { Domain } from '../domains/domain.js';
+import { ChatModel, type ChatModelOptions } from '../llm/chat-model.js';
+import type { RoleConfig } from '../llm/config.js';
+import type { AgentContext } from '../sim/agent-context.js';
+import { LlmAgent } from '../sim/llm-agent.js';
+import { LlmUser } from '../sim/llm-user.js';
+import { scenarioText, userSystemPrompt } from '../sim/user-guidelines.js';
+import type { RoleFactory } from './episode-runner.js';
+
+/** How each role is played: the domain's scripted roles, or a model behind an OpenAI-compatible API. */
+export interface RoleChoice {
+  /** `oracle`, or a resolved model config (`model: "openai:<name>"`). */
+  readonly agent: 'oracle' | RoleConfig;
+  /** `scripted`, or a resolved model config. */
+  readonly user: 'scripted' | RoleConfig;
+}
+
+/**
+ * Builds the role factory of a run. Scripted roles need generated tasks (`cove` block); a model agent gets the
+ * run's system prompt and tools; a model user gets the user guidelines and the task's τ² scenario.
+ * @throws {ConfigError} for a domain without scripted roles, or a model role without an API key.
+ */
+export function createRoleFactory(
+  domain: Domain,
+  choice: RoleChoice,
+  context: {
+    readonly agentContext: AgentContext;
+    readonly userGuidelines: string;
+    readonly models: ChatModelOptions;
+  },
+): RoleFactory {
+  const sim = domain.simulation;
+  if ((choice.agent === 'oracle' || choice.user === 'scripted') && sim === undefined) {
+    throw new ConfigError(`domain ${domain.name} has no oracle agent or scripted user`);
+  }
+  const agentModel =
+    choice.agent === 'oracle' ? undefined : new ChatModel('agent', choice.agent, context.models);
+  const userModel =
+    choice.user === 'scripted' ? undefined : new ChatModel('user', choice.user, context.models);
+  return {
+    agentName: agentModel === undefined ? 'oracle' : agentModel.config.model,
+    userName: userModel === undefined ? 'scripted' : userModel.config.model,
+    createAgent: (task, rng) =>
+      agentModel === undefined
+        ? (sim as NonNullable<typeof sim>).createOracleAgent(task.cove, rng)
+        : new LlmAgent(agentModel, context.agentContext, task.id),
+    createUser: (task, rng) =>
+      userModel === undefined
+        ? (sim as NonNullable<typeof sim>).createScriptedUser(task.cove, rng)
+        : new LlmUser(
+            userModel,
+            userSystemPrompt(
+              context.userGuidelines,
+              scenarioText(task.user_scenario.instructions, task.user_scenario.persona),
+            ),
+            task.id,
+          ),
+  };
+}
+
+/** The offline roles: the domain's oracle agent and scripted user (design.md §5). */
+export function scriptedRoles(domain: Domain): RoleFactory {
+  const sim = domain.simulation;
+  if (sim === undefined) throw new ConfigError(`domain ${domain.name} has no oracle agent or scripted user`);
+  return {
+    agentName: 'oracle',
+    userName: 'scripted',
+    createAgent: (task, rng) => sim.createOracleAgent(task.cove, rng),
+    createUser: (task, rng) => sim.createScriptedUser(task.cove, rng),
+  };
+}

@@ -1,0 +1,222 @@
+import { Hono } from 'hono';
+import { Rng } from '../../core/rng.js';
+import type { ChatMessage, ToolMessage } from '../../sim/messages.js';
+import type { VisibleMessage } from '../../sim/roles.js';
+import type { CoveTask } from '../../tasks/cove-task.js';
+import { type Fault, pickFault } from './faults.js';
+import type { RoleSessions } from './sessions.js';
+
+/** A scripted reply of `--mode script`. */
+export interface ScriptTurn {
+  readonly content?: string | null;
+  readonly tool_calls?: readonly {
+    readonly id?: string;
+    readonly name: string;
+    readonly arguments: unknown;
+  }[];
+}
+
+/**
+ * A script file (`--script`): replies per role, served in order — the n-th reply of a conversation is the n-th
+ * entry (the last one repeats) — optionally per task id under `tasks`.
+ */
+export interface MockScript {
+  readonly agent?: readonly ScriptTurn[];
+  readonly user?: readonly ScriptTurn[];
+  readonly tasks?: Readonly<
+    Record<string, { readonly agent?: readonly ScriptTurn[]; readonly user?: readonly ScriptTurn[] }>
+  >;
+}
+
+/** Options of the mock server. */
+export interface MockLlmOptions {
+  readonly mode: 'oracle' | 'script';
+  readonly sessions?: RoleSessions;
+  readonly script?: MockScript;
+  /** Delay before every answer, in milliseconds. @defaultValue 0 */
+  readonly latencyMs?: number;
+  /** Share of requests that get a fault. @defaultValue 0 */
+  readonly faultRate?: number;
+  readonly faults?: readonly Fault[];
+  /** How long a `timeout` fault holds the request, in milliseconds. @defaultValue 65000 */
+  readonly hangMs?: number;
+  /** Extra delay of a `slow` fault, in milliseconds. @defaultValue 1500 */
+  readonly slowMs?: number;
+  /** Seed of the fault choices. @defaultValue 1 */
+  readonly seed?: number;
+}
+
+/** Request and fault counters (`GET /stats`). */
+export interface MockStats {
+  requests: number;
+  byRole: Record<string, number>;
+  faults: Record<string, number>;
+}
+
+type ApiMessage = {
+  role: string;
+  content?: string | null;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function conversation(messages: readonly ApiMessage[]): ChatMessage[] {
+  const names = new Map<string, string>();
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'assistant') {
+      for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
+      out.push(
+        m.tool_calls === undefined || m.tool_calls.length === 0
+          ? { role: 'assistant', content: m.content ?? null }
+          : {
+              role: 'assistant',
+              content: m.content ?? null,
+              tool_calls: m.tool_calls.map((c) => ({ ...c, type: 'function' as const })),
+            },
+      );
+    } else if (m.role === 'tool') {
+      const tool: ToolMessage = {
+        role: 'tool',
+        tool_call_id: m.tool_call_id ?? '',
+        name: names.get(m.tool_call_id ?? '') ?? '',
+        content: m.content ?? '',
+      };
+      out.push(tool);
+    } else out.push({ role: 'user', content: m.content ?? '' });
+  }
+  return out;
+}
+
+function tokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/**
+ * The mock OpenAI-compatible server (`cove mock-llm`): `POST /v1/chat/completions` answers as the oracle agent or
+ * the scripted user of the task named by `x-cove-task-id`, for the role in `x-cove-role` (`oracle` mode), or
+ * from a script (`script` mode); it can inject transport faults (429, 500, timeouts, slow answers) and content
+ * faults (invalid tool-call JSON, unknown tool names, arguments as objects, missing call ids, empty content with
+ * tool calls, a user turn that leaks a fuzzified id). `GET /stats` counts requests and faults.
+ */
+export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: MockStats } {
+  const app = new Hono();
+  const stats: MockStats = { requests: 0, byRole: {}, faults: {} };
+  const rng = new Rng(options.seed ?? 1);
+  const enabled = options.faults ?? [];
+  let counter = 0;
+
+  app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/stats', (c) => c.json(stats));
+  app.post('/v1/chat/completions', async (c) => {
+    const role = c.req.header('x-cove-role') ?? '';
+    const taskId = c.req.header('x-cove-task-id') ?? '';
+    stats.requests++;
+    stats.byRole[role] = (stats.byRole[role] ?? 0) + 1;
+    const body = (await c.req.json()) as { model?: string; messages?: ApiMessage[] };
+    const messages = body.messages ?? [];
+    if (options.latencyMs !== undefined && options.latencyMs > 0) await sleep(options.latencyMs);
+    if (role !== 'agent' && role !== 'user') {
+      return c.json({ error: { message: `x-cove-role must be agent or user, not '${role}'` } }, 400, {
+        'x-should-retry': 'false',
+      });
+    }
+    let reply: { content: string | null; tool_calls?: Record<string, unknown>[] };
+    let task: CoveTask | undefined;
+    if (options.mode === 'oracle') {
+      task = options.sessions?.task(taskId);
+      if (task === undefined || options.sessions === undefined) {
+        return c.json({ error: { message: `unknown task id '${taskId}' (x-cove-task-id)` } }, 404, {
+          'x-should-retry': 'false',
+        });
+      }
+      if (role === 'agent') {
+        const m = await options.sessions.agentTurn(taskId, conversation(messages));
+        reply =
+          m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls.length > 0
+            ? { content: m.content, tool_calls: m.tool_calls.map((t) => ({ ...t })) }
+            : { content: m.role === 'assistant' ? m.content : '' };
+      } else {
+        const visible: VisibleMessage[] = messages
+          .filter((m) => m.role !== 'system')
+          .map((m) => ({ role: m.role === 'user' ? 'agent' : 'user', content: m.content ?? '' }));
+        reply = { content: await options.sessions.userTurn(taskId, visible) };
+      }
+    } else {
+      const own = messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
+      const turns = options.script?.tasks?.[taskId]?.[role] ?? options.script?.[role] ?? [];
+      const turn = turns[Math.min(Math.max(own, 0), turns.length - 1)] ?? { content: '' };
+      reply = {
+        content: turn.content ?? null,
+        ...(turn.tool_calls === undefined
+          ? {}
+          : {
+              tool_calls: turn.tool_calls.map((t, i) => ({
+                id: t.id ?? `call_script_${own}_${i}`,
+                type: 'function',
+                function: {
+                  name: t.name,
+                  arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments),
+                },
+              })),
+            }),
+      };
+    }
+
+    const fault = pickFault(rng, options.faultRate ?? 0, enabled, role, (reply.tool_calls ?? []).length > 0);
+    if (fault !== undefined) stats.faults[fault] = (stats.faults[fault] ?? 0) + 1;
+    switch (fault) {
+      case '429':
+        return c.json({ error: { message: 'rate limited (injected)' } }, 429, { 'retry-after-ms': '20' });
+      case '500':
+        return c.json({ error: { message: 'server error (injected)' } }, 500, { 'retry-after-ms': '20' });
+      case 'timeout':
+        await sleep(options.hangMs ?? 65_000);
+        break;
+      case 'slow':
+        await sleep(options.slowMs ?? 1500);
+        break;
+      default:
+        break;
+    }
+    const call = reply.tool_calls?.[0] as
+      | { id?: string; function: { name: string; arguments: unknown } }
+      | undefined;
+    if (call !== undefined) {
+      if (fault === 'invalid_json') call.function.arguments = String(call.function.arguments).slice(0, -3);
+      if (fault === 'unknown_tool') call.function.name = 'lookup_everything';
+      if (fault === 'object_args') call.function.arguments = JSON.parse(String(call.function.arguments));
+      if (fault === 'missing_id') delete call.id;
+      if (fault === 'empty_content_with_tools') reply.content = '';
+    }
+    if (fault === 'leak' && task !== undefined) {
+      const hidden = (task.cove.fuzz.hidden_ids as string[] | undefined) ?? [];
+      const id = hidden.find((h) => !h.includes('_')) ?? hidden[0];
+      if (id !== undefined) reply.content = `${reply.content ?? ''} (for reference: ${id})`;
+    }
+    const promptText = JSON.stringify(messages);
+    const completionText = JSON.stringify(reply);
+    return c.json({
+      id: `chatcmpl-mock-${++counter}`,
+      object: 'chat.completion',
+      created: 0,
+      model: body.model ?? 'mock',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', ...reply },
+          finish_reason: (reply.tool_calls ?? []).length > 0 ? 'tool_calls' : 'stop',
+        },
+      ],
+      usage: {
+        prompt_tokens: tokens(promptText),
+        completion_tokens: tokens(completionText),
+        total_tokens: tokens(promptText) + tokens(completionText),
+      },
+    });
+  });
+  return { app, stats };
+}
