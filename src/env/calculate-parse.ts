@@ -169,7 +169,11 @@ class Parser {
     let end = start;
     for (;;) {
       const ops: ('+' | '-')[] = [];
-      for (let k = this.kind(this.pos); k === '+' || k === '-'; k = this.kind(this.pos)) {
+      for (;;) {
+        // CPython enters `factor` five levels above the leaf `atom`, before it looks at the token
+        if (this.stack + COST.leaf[this.pass] - 5 > MAX_STACK) throw new ParseError('', 'memory');
+        const k = this.kind(this.pos);
+        if (k !== '+' && k !== '-') break;
         ops.push(k);
         this.pos++;
         this.stack++;

@@ -94,8 +94,14 @@ export async function runTaskEpisode(
     const hidden = (task.cove.fuzz.hidden_ids as string[] | undefined) ?? [];
     const leaks = scanLeaks(outcome.messages, hidden).length;
     const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
+    const known = new Set(context.domain.tools.map((t) => t.name));
+    const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
     const writes = new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
-    const failure = attributeFailure(outcome, verification, writes, { leaks, invalidToolArguments: invalid });
+    const failure = attributeFailure(outcome, verification, writes, {
+      leaks,
+      invalidToolArguments: invalid,
+      unknownToolCalls: unknown,
+    });
     const usage = outcome.usage;
     return {
       id: episodeId(context, task, trial, attempt),
@@ -124,6 +130,7 @@ export async function runTaskEpisode(
       cove_version: context.coveVersion,
       leaks,
       invalid_tool_arguments: invalid,
+      unknown_tool_calls: unknown,
       ...(failure === undefined ? {} : { failure }),
       benchmark_data: context.benchmarkData,
     };

@@ -26,6 +26,7 @@ export interface RunSummary {
   };
   readonly leaks: number;
   readonly invalid_tool_arguments: number;
+  readonly unknown_tool_calls: number;
   readonly usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number };
   readonly benchmark_data: boolean;
 }
@@ -120,6 +121,7 @@ export function summarize(
     },
     leaks: records.reduce((a, r) => a + r.leaks, 0),
     invalid_tool_arguments: records.reduce((a, r) => a + r.invalid_tool_arguments, 0),
+    unknown_tool_calls: records.reduce((a, r) => a + (r.unknown_tool_calls ?? 0), 0),
     usage: { ...usage, cost_usd: Number(usage.cost_usd.toFixed(6)) },
     benchmark_data: records.some((r) => r.benchmark_data),
   };

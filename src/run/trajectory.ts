@@ -42,6 +42,8 @@ export interface TrajectoryRecord {
   readonly leaks: number;
   /** Tool calls whose arguments were not valid JSON (such episodes never enter SFT). */
   readonly invalid_tool_arguments: number;
+  /** Tool calls naming a tool the domain does not have (such episodes never enter SFT either). */
+  readonly unknown_tool_calls: number;
   /** Why the episode did not pass, when it did not (failure attribution for summary.json). */
   readonly failure?: string;
   /** Whether the trajectory benefits from τ² benchmark data (DB from τ²'s files). */

@@ -11,6 +11,7 @@ export type FailureCause =
   | 'max_steps'
   | 'repeated_tool_call'
   | 'invalid_tool_arguments'
+  | 'unknown_tool'
   | 'leak'
   | 'user_stopped_early'
   | 'agent_never_wrote'
@@ -34,7 +35,7 @@ export function attributeFailure(
   outcome: Pick<EpisodeOutcome, 'termination' | 'messages' | 'toolCalls'>,
   verification: Verification,
   writeTools: ReadonlySet<string>,
-  extra: { leaks: number; invalidToolArguments: number },
+  extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number },
 ): FailureCause | undefined {
   switch (outcome.termination) {
     case 'infrastructure_error':
@@ -49,6 +50,7 @@ export function attributeFailure(
       break;
   }
   if (extra.invalidToolArguments > 0) return 'invalid_tool_arguments';
+  if (extra.unknownToolCalls > 0) return 'unknown_tool';
   if (extra.leaks > 0) return 'leak';
   if (verification.score === 1) return verification.stateMatch ? undefined : 'state_mismatch';
   if (verification.redundant.length > 0) return 'redundant_write';
