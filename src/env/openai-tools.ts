@@ -32,12 +32,11 @@ export function toolSchema(tool: ToolSpec): OpenAiTool {
     function: {
       name: tool.name,
       description: tool.description,
-      parameters: {
-        properties,
-        required: tool.params.map((p) => p.name),
-        title: 'parameters',
-        type: 'object',
-      },
+      // pydantic leaves `required` out when there are no parameters
+      parameters:
+        tool.params.length === 0
+          ? { properties, title: 'parameters', type: 'object' }
+          : { properties, required: tool.params.map((p) => p.name), title: 'parameters', type: 'object' },
     },
   };
 }
