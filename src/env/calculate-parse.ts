@@ -36,9 +36,12 @@ export class ParseError extends Error {
 }
 
 const MAX_STACK = 6000;
-/** CPython parser stack levels per construct, [first pass, second pass] (measured on 3.11.7). */
+/**
+ * CPython parser stack levels, [first pass, second pass] (measured on 3.11.7): `atom` is the level of a leaf
+ * `atom` at the top, the others what one enclosing construct adds.
+ */
 const COST = {
-  leaf: [25, 28],
+  atom: [25, 26],
   group: [28, 30],
   starGroup: [22, 22],
   call: [24, 25],
@@ -48,7 +51,6 @@ const COST = {
 const MAX_INT_DIGITS = 4300;
 const COMMA = 'invalid syntax. Perhaps you forgot a comma?';
 
-const leaf = (n: Node): Node => n;
 const unary = (op: '+' | '-', a: Node): Node => ({ k: 'unary', op, a, depth: a.depth + 1 });
 const bin = (op: BinOp, a: Node, b: Node): Node => ({
   k: 'bin',
@@ -84,6 +86,11 @@ class Parser {
     if (tok) return tok.kind;
     if (this.t.unclosed) throw new ParseError("'(' was never closed", 'tokenizer');
     return i === this.t.toks.length ? 'NEWLINE' : 'ENDMARKER';
+  }
+
+  /** CPython's `MAXSTACK` check (a `MemoryError`) for a rule `extra` levels below a leaf `atom`. */
+  deeper(extra: number): void {
+    if (this.stack + COST.atom[this.pass] + extra > MAX_STACK) throw new ParseError('', 'memory');
   }
 
   expect(kind: string): boolean {
@@ -170,8 +177,7 @@ class Parser {
     for (;;) {
       const ops: ('+' | '-')[] = [];
       for (;;) {
-        // CPython enters `factor` five levels above the leaf `atom`, before it looks at the token
-        if (this.stack + COST.leaf[this.pass] - 5 > MAX_STACK) throw new ParseError('', 'memory');
+        this.deeper(-5); // `factor` sits five levels above `atom`; entering it comes before the token
         const k = this.kind(this.pos);
         if (k !== '+' && k !== '-') break;
         ops.push(k);
@@ -202,6 +208,8 @@ class Parser {
       const mark = this.pos;
       const k = this.kind(mark);
       if (k === '.') this.kind(mark + 1); // primary '.' NAME looks at the next token, never a NAME here
+      // `primary genexp` enters two more levels: '(' (assignment_expression | …), or in pass 2 invalid_comprehension
+      if (k === '(' || this.pass === 1) this.deeper(2);
       if (k !== '(') break;
       const next = this.kind(mark + 1);
       const cost = next === '*' ? COST.callStar : next === '**' ? COST.callDoubleStar : COST.call;
@@ -221,13 +229,13 @@ class Parser {
   }
 
   atom(): Node | null {
-    if (this.stack + COST.leaf[this.pass] > MAX_STACK) throw new ParseError('', 'memory');
+    this.deeper(0);
     const start = this.pos;
     const k = this.kind(start);
     const tok = this.t.toks[start];
     if (k === 'NUMBER' && tok) {
       this.pos++;
-      if (tok.text.includes('.')) return leaf({ k: 'float', v: Number(tok.text), depth: 1 });
+      if (tok.text.includes('.')) return { k: 'float', v: Number(tok.text), depth: 1 };
       const v = BigInt(tok.text);
       if (v !== 0n && tok.text.length > MAX_INT_DIGITS) {
         throw new ParseError(
@@ -235,13 +243,14 @@ class Parser {
           'parser',
         );
       }
-      return leaf({ k: 'int', v, depth: 1 });
+      return { k: 'int', v, depth: 1 };
     }
     if (k === '...') {
       this.pos++;
-      return leaf({ k: 'ellipsis', depth: 1 });
+      return { k: 'ellipsis', depth: 1 };
     }
     if (k !== '(') return null;
+    this.deeper(4); // _tmp (tuple | group | genexp) → tuple → _tmp → star_named_expression, then a token
     this.stack += COST.group[this.pass];
     const node = this.tuple(start) ?? this.group(start) ?? this.genexp(start);
     this.stack -= COST.group[this.pass];
@@ -253,7 +262,7 @@ class Parser {
     this.pos = start + 1;
     if (this.starNamedExpression()) this.kind(this.pos);
     this.pos = start + 1;
-    if (this.expect(')')) return leaf({ k: 'tuple', depth: 1 });
+    if (this.expect(')')) return { k: 'tuple', depth: 1 };
     this.pos = start;
     return null;
   }
@@ -279,9 +288,11 @@ class Parser {
       this.pos = m;
     }
     const e = this.expression();
-    if (e)
-      this.kind(this.pos); // !':='
-    else this.pos = m;
+    if (!e) {
+      this.pos = m;
+      return null;
+    }
+    this.kind(this.pos); // !':='
     return e;
   }
 

@@ -14,17 +14,20 @@
  * semantics and error messages; see `calculate-parse.ts` for the syntax errors.
  *
  * Documented deviations from CPython 3.11:
- * - An int `*` or `**` whose result would exceed 1,000,000 bits fails with `result too large` (Python would
- *   compute it, possibly for hours, e.g. `9**9**9**9`).
+ * - An int `*` or `**` whose result would exceed 1,000,000 bits fails with `result too large`. Python computes
+ *   it (for hours in cases such as `9**9**9**9`) and usually fails later with `int too large to convert to
+ *   float`.
  * - The compile-time recursion limit ("maximum recursion depth exceeded during compilation") depends on how
  *   deep in Python's stack `eval` runs; we assume τ²'s tool sits 2 frames deep (a module calling the
  *   function), i.e. the expression tree may be at most 2994 nodes deep.
  * - The parser's stack limit (`MemoryError`, reported as an empty message) is modelled with per-construct
  *   costs measured on CPython 3.11.7: exact for chains of unary operators, `**`, parentheses and calls,
  *   approximate for unusual mixes.
- * - `float ** float` is correctly rounded; when the exact result is a rounding tie (e.g. `17.0**13`), glibc's
- *   `pow` may round the other way. Complex values only show up inside error messages; their last digits may
- *   differ from glibc's `cos`/`sin`/`atan2`.
+ * - `float ** float` is correctly rounded. Python uses the C library's `pow()`; glibc's differs by one ulp in
+ *   about 0.2% of random cases (exact rounding ties such as `17.0**13`, and results within a few thousandths
+ *   of an ulp of a tie), which `round(x, 2)` hides unless the result is large.
+ * - Complex values only show up inside error messages (`((-1)**.5)(*1)`); their last digits come from
+ *   JavaScript's `Math.cos`/`sin`/`atan2`/`hypot`, which may differ from the C library's.
  */
 import { ToolError } from '../core/errors.js';
 import { pyFloatRepr, pyRound } from '../core/py-float.js';
@@ -37,7 +40,6 @@ import {
   floatPow,
   intToFloat,
   intTrueDivide,
-  zeroDivision,
 } from './calculate-math.js';
 import { type BinOp, type Node, ParseError, parseExpression } from './calculate-parse.js';
 
@@ -97,7 +99,9 @@ function intPow(a: bigint, b: bigint): bigint {
   if (b === 0n) return 1n;
   if (a === 0n || a === 1n) return a;
   if (a === -1n) return b % 2n === 0n ? 1n : -1n;
-  checkSize((bitLength(a < 0n ? -a : a) - 1) * Number(b));
+  const abs = a < 0n ? -a : a;
+  const shift = Math.max(0, bitLength(abs) - 53);
+  checkSize((Math.log2(Number(abs >> BigInt(shift))) + shift) * Number(b));
   return a ** b;
 }
 
@@ -113,7 +117,7 @@ function intOp(op: BinOp, a: bigint, b: bigint): Num {
     case '/':
       return intTrueDivide(a, b);
     case '//': {
-      if (b === 0n) throw zeroDivision('integer division or modulo by zero');
+      if (b === 0n) throw new ToolError('integer division or modulo by zero');
       const q = a / b;
       return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
     }
@@ -144,10 +148,10 @@ function numOp(op: BinOp, a: Num, b: Num): Num {
     case '*':
       return x * y;
     case '/':
-      if (y === 0) throw zeroDivision('float division by zero');
+      if (y === 0) throw new ToolError('float division by zero');
       return x / y;
     case '//':
-      if (y === 0) throw zeroDivision('float floor division by zero');
+      if (y === 0) throw new ToolError('float floor division by zero');
       return floatFloorDiv(x, y);
     default:
       return powFloats(x, y);
@@ -167,8 +171,9 @@ function binaryOp(op: BinOp, a: Value, b: Value): Value {
   }
   if (op === '*' && (a === TUPLE || b === TUPLE)) {
     const n = a === TUPLE ? b : a;
-    if (typeof n !== 'bigint')
+    if (typeof n !== 'bigint') {
       throw new ToolError(`can't multiply sequence by non-int of type '${typeName(n)}'`);
+    }
     if (n < SSIZE_MIN || n > SSIZE_MAX) throw new ToolError("cannot fit 'int' into an index-sized integer");
     return TUPLE;
   }
@@ -202,10 +207,13 @@ function evaluate(node: Node): Value {
       const arg = node.arg;
       const x = arg ? evaluate(arg) : undefined;
       if (arg?.k === 'star' && x !== undefined) {
-        if (arg.double)
+        // CPython names the callee by its str(): `2 argument after * must be an iterable, not int`
+        if (arg.double) {
           throw new ToolError(`${pyStr(f)} argument after ** must be a mapping, not ${typeName(x)}`);
-        if (x !== TUPLE)
+        }
+        if (x !== TUPLE) {
           throw new ToolError(`${pyStr(f)} argument after * must be an iterable, not ${typeName(x)}`);
+        }
       }
       throw new ToolError(`'${typeName(f)}' object is not callable`);
     }
@@ -215,13 +223,15 @@ function evaluate(node: Node): Value {
 /** `all(char in ALLOWED for char in expression)` and `eval()`'s argument check, for any Python value. */
 function checkArgument(expression: PyValue): string {
   if (typeof expression === 'string') {
-    for (const ch of expression)
+    for (const ch of expression) {
       if (!ALLOWED.includes(ch)) throw new ToolError('Invalid characters in expression');
+    }
     return expression;
   }
   if (!Array.isArray(expression) && !(expression instanceof Map)) {
     throw new ToolError(`'${pyTypeName(expression)}' object is not iterable`);
   }
+  // a list's items or a dict's keys: `item in ALLOWED` is a substring test, so `'12'` passes
   for (const item of Array.isArray(expression) ? expression : expression.keys()) {
     if (typeof item !== 'string') {
       throw new ToolError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
@@ -232,7 +242,7 @@ function checkArgument(expression: PyValue): string {
 }
 
 function run(expression: PyValue): string {
-  const source = checkArgument(expression).replace(/^ +/, '');
+  const source = checkArgument(expression).replace(/^ +/, ''); // eval() strips leading spaces and tabs
   if (source === '') throw new ToolError('invalid syntax (<string>, line 0)');
   let tree: Node;
   try {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import type { Domain } from '../domains/domain.js';
@@ -16,6 +17,7 @@ import { loadTrajectoryLog, TrajectoryLog } from './trajectory-log.js';
 export interface GenerateJob {
   readonly domain: Domain;
   readonly out: string;
+  /** Names the run in records and summary; derived from the settings, so it is the same in any folder. */
   readonly runName: string;
   readonly command: readonly string[];
   readonly coveVersion: string;
@@ -113,8 +115,18 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   } finally {
     log.close();
   }
-  const summary = writeDerived(job, records, (performance.now() - started) / 1000);
+  const summary = writeDerived(
+    { ...job, tasks: allTasks(paths.tasksJson, job.tasks) },
+    records,
+    (performance.now() - started) / 1000,
+  );
   return { summary, resumed, newEpisodes, truncatedBytes: loaded.truncatedBytes };
+}
+
+/** The run's whole task list: tasks.json may hold more tasks than this command asked for (an earlier, larger --n). */
+function allTasks(file: string, tasks: readonly CoveTask[]): readonly CoveTask[] {
+  const written = JSON.parse(readFileSync(file, 'utf8')) as CoveTask[];
+  return written.length > tasks.length ? written : tasks;
 }
 
 /** Rewrites sft.jsonl and summary.json from all trajectories of the run (atomically). */

@@ -1,6 +1,7 @@
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { sha256Hex } from '../../core/hash.js';
 import { getDomain } from '../../domains/registry.js';
 import { generate } from '../../run/generate.js';
 import { createRoleFactory } from '../../run/roles.js';
@@ -31,6 +32,11 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   maxSteps: string;
   maxErrors: string;
   quiet?: boolean;
+}
+
+/** A run's id: a short hash of its settings (the same command gives the same id, in any folder). */
+function runId(fingerprint: Record<string, unknown>): string {
+  return `run-${sha256Hex(JSON.stringify(fingerprint)).slice(0, 12)}`;
 }
 
 /** `cove generate`: the main job, from a DB (or tasks) to verified trajectories and SFT data. */
@@ -133,6 +139,18 @@ export function registerGenerate(program: Command): void {
       };
       process.once('SIGINT', onSignal);
 
+      const fingerprint = {
+        domain: domain.name,
+        source: source.sourceId,
+        seed,
+        difficulty: parsed.difficulty,
+        fuzz: parsed.fuzz,
+        k: k ?? null,
+        semantics: parsed.semantics,
+        text,
+        agent: factory.agentName,
+        user: factory.userName,
+      };
       // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
       let count = targetSft === undefined ? n : Math.max(n, targetSft);
       let result: Awaited<ReturnType<typeof generate>>;
@@ -142,7 +160,7 @@ export function registerGenerate(program: Command): void {
         result = await generate({
           domain,
           out,
-          runName: basename(out),
+          runName: runId(fingerprint),
           command: process.argv.slice(2),
           coveVersion: COVE_VERSION,
           seed,
@@ -158,18 +176,7 @@ export function registerGenerate(program: Command): void {
           limits,
           concurrency,
           attempts,
-          fingerprint: {
-            domain: domain.name,
-            source: source.sourceId,
-            seed,
-            difficulty: parsed.difficulty,
-            fuzz: parsed.fuzz,
-            k: k ?? null,
-            semantics: parsed.semantics,
-            text,
-            agent: factory.agentName,
-            user: factory.userName,
-          },
+          fingerprint,
           onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
           shouldStop: () => interrupted || roles.meter.exhausted(),
         });

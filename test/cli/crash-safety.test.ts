@@ -1,0 +1,191 @@
+import { spawn } from 'node:child_process';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../src/core/rng.js';
+import { keptForSft, type TrajectoryRecord } from '../../src/run/trajectory.js';
+import { loadTrajectoryLog } from '../../src/run/trajectory-log.js';
+import { runCoveAsync } from '../helpers/cli.js';
+import { readJson, readJsonl, type SftRowView, stableRecords } from '../helpers/run-files.js';
+
+const BIN = fileURLToPath(new URL('../../bin/cove.js', import.meta.url));
+const N = 300;
+const KILLS = 6;
+
+const root = mkdtempSync(join(tmpdir(), 'cove-crash-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+
+function args(dir: string): string[] {
+  return ['generate', '--n', String(N), '--concurrency', '8', '--out', dir, '--quiet'];
+}
+
+interface Cycle {
+  /** Whether SIGKILL ended the process (false: it finished before the kill). */
+  readonly killed: boolean;
+  readonly delayMs: number;
+  readonly linesBefore: number;
+  readonly linesAfter: number;
+  /** The file ended in the middle of a line after the kill. */
+  readonly torn: boolean;
+}
+
+const completeLines = (file: string) =>
+  existsSync(file) ? (readFileSync(file, 'utf8').match(/\n/g)?.length ?? 0) : 0;
+
+/**
+ * Starts `cove generate`, waits until it has appended to trajectories.jsonl (so the kill lands while episodes
+ * are being written), waits `delayMs` more and SIGKILLs it.
+ */
+async function killDuringEpisodes(dir: string, delayMs: number): Promise<Cycle> {
+  const log = join(dir, 'trajectories.jsonl');
+  const linesBefore = completeLines(log);
+  const startSize = sizeOf(log);
+  const child = spawn(process.execPath, [BIN, ...args(dir)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  // A resume first cuts a torn tail (the file may shrink), then appends: wait for the file to outgrow its start
+  // size with at least one complete line.
+  while (!done && !(sizeOf(log) > startSize && completeLines(log) > linesBefore)) await sleep(2);
+  if (!done) await sleep(delayMs);
+  if (!done) child.kill('SIGKILL');
+  const { code, signal } = await exited;
+  if (signal !== 'SIGKILL' && code !== 0) throw new Error(`cove generate failed (${code}): ${stderr}`);
+  const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+  return {
+    killed: signal === 'SIGKILL',
+    delayMs,
+    linesBefore,
+    linesAfter: completeLines(log),
+    torn: text.length > 0 && !text.endsWith('\n'),
+  };
+}
+
+describe('crash safety of cove generate (design.md §7.6)', () => {
+  it('SIGKILL at random moments, rerun: every episode exactly once, no torn line, derived files agree', async () => {
+    const dir = join(root, 'killed', 'run');
+    // The same command never interrupted, for comparison (same folder name: records carry it as `run`).
+    const reference = runCoveAsync(args(join(root, 'clean', 'run')));
+    const rng = new Rng(20240607);
+    const cycles: Cycle[] = [];
+    for (let i = 0; i < KILLS; i++) {
+      // 2 to 300 ms, log-uniform (median ~25 ms), so that later kills still find episodes to interrupt.
+      cycles.push(await killDuringEpisodes(dir, Math.round(2 * 150 ** rng.float())));
+      if (i === 1) {
+        // Simulate a crash in the middle of a write as well: half of a record line, no newline.
+        const log = join(dir, 'trajectories.jsonl');
+        const lastLine = readFileSync(log, 'utf8').trimEnd().split('\n').pop() ?? '';
+        appendFileSync(log, lastLine.slice(0, Math.floor(lastLine.length / 2)));
+      }
+    }
+    const final = await runCoveAsync(args(dir));
+    expect(final.status, final.stderr).toBe(0);
+    const story = cycles
+      .map(
+        (c) =>
+          `${c.killed ? 'killed' : 'finished'} +${c.delayMs}ms ${c.linesBefore}→${c.linesAfter}${c.torn ? ' torn' : ''}`,
+      )
+      .join('; ');
+    process.stdout.write(`[crash-safety] kills: ${story}\n`);
+    expect(cycles.filter((c) => c.killed).length, story).toBeGreaterThanOrEqual(4);
+    // At least four kills landed while episodes were being written: each had added some and left some.
+    expect(
+      cycles.filter((c) => c.killed && c.linesAfter > c.linesBefore && c.linesAfter < N).length,
+      story,
+    ).toBeGreaterThanOrEqual(4);
+
+    const logText = readFileSync(join(dir, 'trajectories.jsonl'), 'utf8');
+    expect(logText.endsWith('\n')).toBe(true);
+    const records = readJsonl<TrajectoryRecord>(join(dir, 'trajectories.jsonl')); // every line parses
+    expect(records).toHaveLength(N);
+    expect(new Set(records.map((r) => r.id)).size).toBe(N);
+    expect(records.map((r) => r.task_index).sort((a, b) => a - b)).toEqual([...Array(N).keys()]);
+    for (const r of records) expect(r.attempt).toBe(0); // --attempts 1: one episode per task
+
+    const kept = records.filter(keptForSft).sort((a, b) => a.task_index - b.task_index);
+    const rows = readJsonl<SftRowView>(join(dir, 'sft.jsonl'));
+    expect(rows).toHaveLength(kept.length);
+    rows.forEach((row, i) => {
+      expect(row.messages.slice(1).map((m) => m.content)).toEqual(kept[i]?.messages.map((m) => m.content));
+    });
+    const summary = readJson<{ tasks: number; episodes: number; sft_trajectories: number }>(
+      join(dir, 'summary.json'),
+    );
+    expect(summary).toMatchObject({ tasks: N, episodes: records.length, sft_trajectories: kept.length });
+
+    // Nothing lost or changed by the kills: the same data as the uninterrupted run.
+    const clean = await reference;
+    expect(clean.status, clean.stderr).toBe(0);
+    const cleanDir = join(root, 'clean', 'run');
+    expect(readFileSync(join(dir, 'sft.jsonl')).equals(readFileSync(join(cleanDir, 'sft.jsonl')))).toBe(true);
+    expect(stableRecords(records)).toEqual(
+      stableRecords(readJsonl<TrajectoryRecord>(join(cleanDir, 'trajectories.jsonl'))),
+    );
+  }, 240_000);
+});
+
+describe('loadTrajectoryLog', () => {
+  const line = (id: string, text: string) => `${JSON.stringify({ id, note: text })}\n`;
+
+  it('keeps the complete lines and cuts a torn last line off the file', () => {
+    const file = join(root, 'torn.jsonl');
+    const good = line('a', 'τ² — multi-byte text ✓') + line('b', 'plain');
+    const half = line('c', 'ünïcödé tail').slice(0, 17);
+    writeFileSync(file, good + half);
+    const loaded = loadTrajectoryLog(file);
+    expect(loaded.records.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(loaded.truncatedBytes).toBe(Buffer.byteLength(half));
+    expect(loaded.duplicates).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+    // A second load finds nothing to repair.
+    expect(loadTrajectoryLog(file).truncatedBytes).toBe(0);
+  });
+
+  it('cuts a tail torn inside a multi-byte character and a complete record lacking its newline', () => {
+    const file = join(root, 'torn-utf8.jsonl');
+    const good = line('a', 'x') + line('b', 'y');
+    const bytes = Buffer.from(line('c', '€€€'));
+    const cut = bytes.indexOf(Buffer.from('€')) + 1; // inside the 3-byte euro sign
+    writeFileSync(file, Buffer.concat([Buffer.from(good), bytes.subarray(0, cut)]));
+    expect(loadTrajectoryLog(file).records).toHaveLength(2);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+    writeFileSync(file, good + line('c', 'z').trimEnd());
+    const loaded = loadTrajectoryLog(file);
+    expect(loaded.records).toHaveLength(2);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+  });
+
+  it('keeps the first of duplicate ids and returns nothing for a missing file', () => {
+    const file = join(root, 'dupes.jsonl');
+    writeFileSync(file, line('a', '1') + line('a', '2') + line('b', '3'));
+    const loaded = loadTrajectoryLog(file);
+    expect(loaded.records.map((r) => (r as unknown as { note: string }).note)).toEqual(['1', '3']);
+    expect(loaded.duplicates).toBe(1);
+    expect(loadTrajectoryLog(join(root, 'missing.jsonl'))).toEqual({
+      records: [],
+      truncatedBytes: 0,
+      duplicates: 0,
+    });
+  });
+});
