@@ -20,11 +20,17 @@ const BIN = fileURLToPath(new URL('../bin/cove.js', import.meta.url));
 
 /** Starts `cove mock-llm` in its own process and resolves its base URL. */
 function startMock(tasksFile: string, latencyMs: number): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [BIN, 'mock-llm', '--port', '0', '--latency-ms', String(latencyMs), '--tasks', tasksFile], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'mock-llm', '--port', '0', '--latency-ms', String(latencyMs), '--tasks', tasksFile],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   return new Promise((resolve, reject) => {
-    child.stdout.setEncoding('utf8').once('data', (line: string) => resolve({ url: line.trim(), stop: () => child.kill('SIGTERM') }));
+    child.stdout
+      .setEncoding('utf8')
+      .once('data', (line: string) => resolve({ url: line.trim(), stop: () => child.kill('SIGTERM') }));
     child.once('exit', (code) => reject(new Error(`mock-llm exited (${code})`)));
   });
 }
@@ -33,7 +39,7 @@ function startMock(tasksFile: string, latencyMs: number): Promise<{ url: string;
  * LLM-bound throughput: LLM agent and LLM user against `cove mock-llm` (its own process) answering after 100 ms,
  * 64 episodes at once. Efficiency = achieved calls/s ÷ (64 ÷ 0.1 s); also cove's CPU time per call.
  */
-export async function benchLlmBound(domain: Domain, tasksCount = 160): Promise<Record<string, number>> {
+export async function benchLlmBound(domain: Domain, tasksCount = 384): Promise<Record<string, number>> {
   const generateSandbox = domain.generateSandbox;
   const synthesis = domain.synthesis;
   if (generateSandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
@@ -41,7 +47,15 @@ export async function benchLlmBound(domain: Domain, tasksCount = 160): Promise<R
   const { tasks } = synthesizeTasks(
     synthesis,
     base,
-    { domain: domain.name, seed: 2, difficulty: 'mixed', fuzz: 2, semantics: 'parity', db: { sandbox: { domain: domain.name, seed: 2, size: { users: 500, orders: 1000 } } }, coveVersion: 'bench' },
+    {
+      domain: domain.name,
+      seed: 2,
+      difficulty: 'mixed',
+      fuzz: 2,
+      semantics: 'parity',
+      db: { sandbox: { domain: domain.name, seed: 2, size: { users: 500, orders: 1000 } } },
+      coveVersion: 'bench',
+    },
     tasksCount,
   );
   const dir = mkdtempSync(join(tmpdir(), 'cove-bench-'));
@@ -53,12 +67,20 @@ export async function benchLlmBound(domain: Domain, tasksCount = 160): Promise<R
   try {
     const meter = new UsageMeter();
     const role = (name: 'agent' | 'user') =>
-      resolveRoleConfig(name, undefined, { model: 'openai:mock', base_url: mock.url, max_concurrency: concurrency });
+      resolveRoleConfig(name, undefined, {
+        model: 'openai:mock',
+        base_url: mock.url,
+        max_concurrency: concurrency,
+      });
     const context = agentContext(domain, 'cove');
     const factory = createRoleFactory(
       domain,
       { agent: role('agent'), user: role('user') },
-      { agentContext: context, userGuidelines: COVE_USER_GUIDELINES, models: { env: {}, prices: {}, meter, endpoints: new EndpointPool() } },
+      {
+        agentContext: context,
+        userGuidelines: COVE_USER_GUIDELINES,
+        models: { env: {}, prices: {}, meter, endpoints: new EndpointPool() },
+      },
     );
     const run: RunContext = {
       run: 'bench',
@@ -88,11 +110,16 @@ export async function benchLlmBound(domain: Domain, tasksCount = 160): Promise<R
     );
     const seconds = (performance.now() - start) / 1000;
     const cpu = process.cpuUsage(cpuStart);
+    const serverStats = (await (await fetch(`${mock.url.replace(/\/v1$/, '')}/stats`)).json()) as {
+      cpu_ms: number;
+      requests: number;
+    };
     const callsPerS = meter.calls / seconds;
     return {
       llm_bound_calls_per_s: round(callsPerS, 1),
       llm_bound_efficiency: round(callsPerS / (concurrency / (latencyMs / 1000)), 3),
       llm_cpu_ms_per_call: round((cpu.user + cpu.system) / 1000 / meter.calls, 3),
+      mock_llm_cpu_ms_per_call: round(serverStats.cpu_ms / serverStats.requests, 3),
       llm_bound_episodes_passed: passed,
       llm_bound_episodes: tasks.length,
     };

@@ -4,6 +4,7 @@ import { ConfigError } from '../core/errors.js';
 import type { OpenAiTool } from '../env/openai-tools.js';
 import { RoleError } from '../sim/roles.js';
 import { isLoopback, type PriceTable, type RoleConfig, type RoleName } from './config.js';
+import { nodeFetch } from './node-fetch.js';
 import { type CallUsage, callCost, type UsageMeter } from './usage-meter.js';
 
 /** A message sent to the chat-completions API (OpenAI shape). */
@@ -47,6 +48,7 @@ export class EndpointPool {
           baseURL: config.base_url,
           timeout: config.timeout_ms,
           maxRetries: config.max_retries,
+          fetch: nodeFetch as typeof fetch,
         }),
         queue: new PQueue({
           concurrency: config.max_concurrency,

@@ -110,7 +110,10 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
   let counter = 0;
 
   app.get('/health', (c) => c.json({ ok: true }));
-  app.get('/stats', (c) => c.json(stats));
+  app.get('/stats', (c) => {
+    const cpu = process.cpuUsage();
+    return c.json({ ...stats, cpu_ms: (cpu.user + cpu.system) / 1000 });
+  });
   app.post('/v1/chat/completions', async (c) => {
     const role = c.req.header('x-cove-role') ?? '';
     const taskId = c.req.header('x-cove-task-id') ?? '';
