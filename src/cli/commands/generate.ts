@@ -13,7 +13,7 @@ import { intFlag } from '../db-source.js';
 import { type TaskFlags, taskSource } from '../generate-setup.js';
 import { startProgress } from '../progress.js';
 import { type RoleFlags, resolveRoles } from '../role-flags.js';
-import { synthesisFlags } from './tasks.js';
+import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
 interface GenerateFlags extends TaskFlags, RoleFlags {
   domain: string;
@@ -41,7 +41,7 @@ function runId(fingerprint: Record<string, unknown>): string {
 
 /** `cove generate`: the main job, from a DB (or tasks) to verified trajectories and SFT data. */
 export function registerGenerate(program: Command): void {
-  program
+  const command = program
     .command('generate')
     .description('run episodes on synthesized tasks, verify them and write SFT data (the main job)')
     .option('--domain <name>', 'domain', 'retail')
@@ -50,10 +50,6 @@ export function registerGenerate(program: Command): void {
     .option('--tasks <file>', 'tasks made by `cove tasks` (their DB comes from the tasks, or --db)')
     .option('--n <count>', 'number of tasks', '100')
     .option('--seed <n>', 'seed of everything random', '1')
-    .option('--difficulty <level>', 'easy, medium, hard or mixed', 'mixed')
-    .option('--fuzz <level>', '0 keeps ids, 1 fuzzifies some references, 2 all', '2')
-    .option('--k <count>', 'exact number of constraints per task')
-    .option('--semantics <mode>', 'tool semantics: parity (τ² exactly) or fixed', 'parity')
     .option(
       '--text <source>',
       "policy, prompts and tool texts: cove (cove's words) or tau2 (τ²'s files)",
@@ -84,121 +80,121 @@ export function registerGenerate(program: Command): void {
     .option('--tau2-data <dir>', 'τ² data directory (for --text tau2)')
     .option('--max-steps <n>', 'steps before an episode ends with max_steps', '200')
     .option('--max-errors <n>', 'tool errors before an episode ends with too_many_errors', '10')
-    .option('--quiet', 'no progress output')
-    .action(async (flags: GenerateFlags) => {
-      const domain = getDomain(flags.domain);
-      const parsed = synthesisFlags(flags);
-      if (flags.text !== 'cove' && flags.text !== 'tau2')
-        throw new ConfigError(`--text must be cove or tau2, not '${flags.text}'`);
-      const text = flags.text as TextSetting;
-      const seed = intFlag('--seed', flags.seed, 1);
-      const n = intFlag('--n', flags.n, 100, 1);
-      const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
-      const concurrency = intFlag('--concurrency', flags.concurrency, 64, 1);
-      const attempts = intFlag('--attempts', flags.attempts, 1, 1);
-      const targetSft =
-        flags.targetSft === undefined ? undefined : intFlag('--target-sft', flags.targetSft, 1, 1);
-      const limits = {
-        maxSteps: intFlag('--max-steps', flags.maxSteps, 200, 1),
-        maxErrors: intFlag('--max-errors', flags.maxErrors, 10, 1),
-        repeatedCallLimit: text === 'tau2' ? null : 5,
-      };
-      const roles = resolveRoles(flags, process.env);
-      const tau2Dir =
-        text === 'tau2'
-          ? resolveTau2DomainDir(domain.name, {
-              explicit: flags.tau2Data,
-              fromEnv: process.env.COVE_TAU2_DATA,
-              tasksFile: flags.tasks ?? flags.db,
-            })
-          : undefined;
-      const context = agentContext(domain, text, tau2Dir);
-      const userGuidelines =
-        tau2Dir === undefined ? COVE_USER_GUIDELINES : tau2UserGuidelines(tau2Root(tau2Dir));
-      const factory = createRoleFactory(domain, roles.choice, {
-        agentContext: context,
-        userGuidelines,
-        models: roles.models,
-      });
-      const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }) });
-      if (targetSft !== undefined && !source.open && flags.tasks !== undefined) {
-        process.stderr.write('note: --target-sft with --tasks can only use the tasks in the file\n');
-      }
-      const quiet = flags.quiet === true;
-      const out = resolve(flags.out);
-      const settings = {
-        semantics: parsed.semantics,
-        text,
-        guidelines: factory.userName === 'scripted' ? 'scripted' : guidelinesLabel(text),
-      };
-      let interrupted = false;
-      const onSignal = () => {
-        interrupted = true;
-        process.stderr.write('\nstopping: finishing the episodes under way (Ctrl-C again to abort)\n');
-        process.once('SIGINT', () => process.exit(130));
-      };
-      process.once('SIGINT', onSignal);
-
-      const fingerprint = {
-        domain: domain.name,
-        source: source.sourceId,
-        seed,
-        difficulty: parsed.difficulty,
-        fuzz: parsed.fuzz,
-        k: k ?? null,
-        semantics: parsed.semantics,
-        text,
-        agent: factory.agentName,
-        user: factory.userName,
-      };
-      // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
-      let count = targetSft === undefined ? n : Math.max(n, targetSft);
-      let result: Awaited<ReturnType<typeof generate>>;
-      for (;;) {
-        const tasks = source.tasks(count);
-        const progress = startProgress('episodes', tasks.length, { quiet });
-        result = await generate({
-          domain,
-          out,
-          runName: runId(fingerprint),
-          command: process.argv.slice(2),
-          coveVersion: COVE_VERSION,
-          seed,
-          base: source.loaded.base,
-          dbSha256: source.loaded.hashes.canonical_sha256,
-          benchmarkData: source.loaded.isTau2Benchmark,
-          tasks,
-          tasksText: `${JSON.stringify(tasks, null, 2)}\n`,
-          ...(source.sandboxText === undefined ? {} : { sandboxText: source.sandboxText }),
-          settings,
-          agentContext: context,
-          roles: factory,
-          limits,
-          concurrency,
-          attempts,
-          fingerprint,
-          onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
-          shouldStop: () => interrupted || roles.meter.exhausted(),
-        });
-        progress.stop();
-        const passed = result.summary.sft_trajectories;
-        if (targetSft === undefined || passed >= targetSft || interrupted || roles.meter.exhausted()) break;
-        if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
-        const rate = Math.max(passed / tasks.length, 0.05);
-        count = Math.min(50 * targetSft, tasks.length + Math.ceil((targetSft - passed) / rate));
-      }
-      process.removeListener('SIGINT', onSignal);
-      source.loaded.base.close();
-      const s = result.summary;
-      const budget = roles.meter.exhausted() ? ' (budget reached: no new episodes were started)' : '';
-      process.stderr.write(
-        `${result.resumed ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes (${result.newEpisodes} new), ` +
-          `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-          `mean score ${s.mean_score}, leaks ${s.leaks}${budget}\n`,
-      );
-      if (targetSft !== undefined && s.sft_trajectories < targetSft) {
-        process.stderr.write(`note: --target-sft ${targetSft} not reached (${s.sft_trajectories} passed)\n`);
-      }
-      if (interrupted) process.exitCode = 130;
+    .option('--quiet', 'no progress output');
+  withSynthesisOptions(command).action(async (flags: GenerateFlags) => {
+    const domain = getDomain(flags.domain);
+    const parsed = synthesisFlags(flags);
+    if (flags.text !== 'cove' && flags.text !== 'tau2')
+      throw new ConfigError(`--text must be cove or tau2, not '${flags.text}'`);
+    const text = flags.text as TextSetting;
+    const seed = intFlag('--seed', flags.seed, 1);
+    const n = intFlag('--n', flags.n, 100, 1);
+    const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
+    const concurrency = intFlag('--concurrency', flags.concurrency, 64, 1);
+    const attempts = intFlag('--attempts', flags.attempts, 1, 1);
+    const targetSft =
+      flags.targetSft === undefined ? undefined : intFlag('--target-sft', flags.targetSft, 1, 1);
+    const limits = {
+      maxSteps: intFlag('--max-steps', flags.maxSteps, 200, 1),
+      maxErrors: intFlag('--max-errors', flags.maxErrors, 10, 1),
+      repeatedCallLimit: text === 'tau2' ? null : 5,
+    };
+    const roles = resolveRoles(flags, process.env);
+    const tau2Dir =
+      text === 'tau2'
+        ? resolveTau2DomainDir(domain.name, {
+            explicit: flags.tau2Data,
+            fromEnv: process.env.COVE_TAU2_DATA,
+            tasksFile: flags.tasks ?? flags.db,
+          })
+        : undefined;
+    const context = agentContext(domain, text, tau2Dir);
+    const userGuidelines =
+      tau2Dir === undefined ? COVE_USER_GUIDELINES : tau2UserGuidelines(tau2Root(tau2Dir));
+    const factory = createRoleFactory(domain, roles.choice, {
+      agentContext: context,
+      userGuidelines,
+      models: roles.models,
     });
+    const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }) });
+    if (targetSft !== undefined && !source.open && flags.tasks !== undefined) {
+      process.stderr.write('note: --target-sft with --tasks can only use the tasks in the file\n');
+    }
+    const quiet = flags.quiet === true;
+    const out = resolve(flags.out);
+    const settings = {
+      semantics: parsed.semantics,
+      text,
+      guidelines: factory.userName === 'scripted' ? 'scripted' : guidelinesLabel(text),
+    };
+    let interrupted = false;
+    const onSignal = () => {
+      interrupted = true;
+      process.stderr.write('\nstopping: finishing the episodes under way (Ctrl-C again to abort)\n');
+      process.once('SIGINT', () => process.exit(130));
+    };
+    process.once('SIGINT', onSignal);
+
+    const fingerprint = {
+      domain: domain.name,
+      source: source.sourceId,
+      seed,
+      difficulty: parsed.difficulty,
+      fuzz: parsed.fuzz,
+      k: k ?? null,
+      semantics: parsed.semantics,
+      text,
+      agent: factory.agentName,
+      user: factory.userName,
+    };
+    // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
+    let count = targetSft === undefined ? n : Math.max(n, targetSft);
+    let result: Awaited<ReturnType<typeof generate>>;
+    for (;;) {
+      const tasks = source.tasks(count);
+      const progress = startProgress('episodes', tasks.length, { quiet });
+      result = await generate({
+        domain,
+        out,
+        runName: runId(fingerprint),
+        command: process.argv.slice(2),
+        coveVersion: COVE_VERSION,
+        seed,
+        base: source.loaded.base,
+        dbSha256: source.loaded.hashes.canonical_sha256,
+        benchmarkData: source.loaded.isTau2Benchmark,
+        tasks,
+        tasksText: `${JSON.stringify(tasks, null, 2)}\n`,
+        ...(source.sandboxText === undefined ? {} : { sandboxText: source.sandboxText }),
+        settings,
+        agentContext: context,
+        roles: factory,
+        limits,
+        concurrency,
+        attempts,
+        fingerprint,
+        onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
+        shouldStop: () => interrupted || roles.meter.exhausted(),
+      });
+      progress.stop();
+      const passed = result.summary.sft_trajectories;
+      if (targetSft === undefined || passed >= targetSft || interrupted || roles.meter.exhausted()) break;
+      if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
+      const rate = Math.max(passed / tasks.length, 0.05);
+      count = Math.min(50 * targetSft, tasks.length + Math.ceil((targetSft - passed) / rate));
+    }
+    process.removeListener('SIGINT', onSignal);
+    source.loaded.base.close();
+    const s = result.summary;
+    const budget = roles.meter.exhausted() ? ' (budget reached: no new episodes were started)' : '';
+    process.stderr.write(
+      `${result.resumed ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes (${result.newEpisodes} new), ` +
+        `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
+        `mean score ${s.mean_score}, leaks ${s.leaks}${budget}\n`,
+    );
+    if (targetSft !== undefined && s.sft_trajectories < targetSft) {
+      process.stderr.write(`note: --target-sft ${targetSft} not reached (${s.sft_trajectories} passed)\n`);
+    }
+    if (interrupted) process.exitCode = 130;
+  });
 }

@@ -4,14 +4,12 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { ConfigError } from '../../core/errors.js';
 import { getDomain } from '../../domains/registry.js';
-import type { Semantics } from '../../env/tool.js';
-import type { Difficulty } from '../../tasks/cove-task.js';
 import type { QualityReport } from '../../tasks/quality-report.js';
-import type { FuzzLevel } from '../../tasks/synthesis.js';
 import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
 import { COVE_VERSION } from '../../version.js';
 import { chooseDb, intFlag } from '../db-source.js';
 import { startProgress } from '../progress.js';
+import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
 interface TasksFlags {
   domain: string;
@@ -24,23 +22,6 @@ interface TasksFlags {
   k?: string;
   semantics: string;
   out: string;
-}
-
-/** Parses `--difficulty`, `--fuzz` and `--semantics`. @throws {ConfigError} */
-export function synthesisFlags(flags: { difficulty: string; fuzz: string; semantics: string }) {
-  if (!['easy', 'medium', 'hard', 'mixed'].includes(flags.difficulty)) {
-    throw new ConfigError(`--difficulty must be easy, medium, hard or mixed, not '${flags.difficulty}'`);
-  }
-  if (!['0', '1', '2'].includes(flags.fuzz))
-    throw new ConfigError(`--fuzz must be 0, 1 or 2, not '${flags.fuzz}'`);
-  if (flags.semantics !== 'parity' && flags.semantics !== 'fixed') {
-    throw new ConfigError(`--semantics must be parity or fixed, not '${flags.semantics}'`);
-  }
-  return {
-    difficulty: flags.difficulty as Difficulty | 'mixed',
-    fuzz: Number(flags.fuzz) as FuzzLevel,
-    semantics: flags.semantics as Semantics,
-  };
 }
 
 /** A report as a few readable lines. */
@@ -62,7 +43,7 @@ export function reportLines(report: QualityReport): string[] {
 
 /** `cove tasks`: synthesizes CoVe tasks and writes them with a quality report beside them. */
 export function registerTasks(program: Command): void {
-  program
+  const command = program
     .command('tasks')
     .description('synthesize verified CoVe tasks (constraints + fuzzy descriptions) from a DB')
     .option('--domain <name>', 'domain', 'retail')
@@ -70,51 +51,44 @@ export function registerTasks(program: Command): void {
     .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed instead')
     .option('--n <count>', 'number of tasks', '500')
     .option('--seed <n>', 'seed of the task draws', '1')
-    .option('--difficulty <level>', 'easy (1 constraint), medium (2-3), hard (4-6) or mixed', 'mixed')
-    .option('--fuzz <level>', '0 keeps ids, 1 fuzzifies some references, 2 all', '2')
-    .option('--k <count>', 'exact number of constraints per task (overrides --difficulty)')
-    .option('--semantics <mode>', 'tool semantics: parity or fixed', 'parity')
-    .requiredOption('--out <file>', 'tasks.json to write')
-    .action((flags: TasksFlags) => {
-      const domain = getDomain(flags.domain);
-      if (domain.synthesis === undefined)
-        throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
-      const parsed = synthesisFlags(flags);
-      const n = intFlag('--n', flags.n, 500, 1);
-      const seed = intFlag('--seed', flags.seed, 1);
-      const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
-      const sandboxSeed =
-        flags.sandboxSeed === undefined ? undefined : intFlag('--sandbox-seed', flags.sandboxSeed, 0);
-      const choice = chooseDb(domain, { db: flags.db, sandboxSeed });
-      const progress = startProgress('tasks', n);
-      const result = synthesizeTasks(
-        domain.synthesis,
-        choice.loaded.base,
-        {
-          domain: domain.name,
-          seed,
-          ...parsed,
-          ...(k === undefined ? {} : { k }),
-          db: choice.source,
-          coveVersion: COVE_VERSION,
-        },
-        n,
-        (done) => progress.update(done),
-      );
-      progress.stop();
-      choice.loaded.base.close();
-      mkdirSync(dirname(flags.out), { recursive: true });
-      writeFileAtomic(flags.out, `${JSON.stringify(result.tasks, null, 2)}\n`);
-      const reportFile = join(
-        dirname(flags.out),
-        `${basename(flags.out).replace(/\.json$/, '')}.report.json`,
-      );
-      writeFileAtomic(reportFile, `${JSON.stringify(result.report, null, 2)}\n`);
-      for (const line of reportLines(result.report)) process.stderr.write(`${line}\n`);
-      process.stderr.write(`wrote ${flags.out} and ${reportFile}\n`);
-      if (result.problems.length > 0) {
-        for (const p of result.problems.slice(0, 20)) process.stderr.write(`problem: ${p}\n`);
-        process.exitCode = 1;
-      }
-    });
+    .requiredOption('--out <file>', 'tasks.json to write');
+  withSynthesisOptions(command).action((flags: TasksFlags) => {
+    const domain = getDomain(flags.domain);
+    if (domain.synthesis === undefined)
+      throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
+    const parsed = synthesisFlags(flags);
+    const n = intFlag('--n', flags.n, 500, 1);
+    const seed = intFlag('--seed', flags.seed, 1);
+    const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
+    const sandboxSeed =
+      flags.sandboxSeed === undefined ? undefined : intFlag('--sandbox-seed', flags.sandboxSeed, 0);
+    const choice = chooseDb(domain, { db: flags.db, sandboxSeed });
+    const progress = startProgress('tasks', n);
+    const result = synthesizeTasks(
+      domain.synthesis,
+      choice.loaded.base,
+      {
+        domain: domain.name,
+        seed,
+        ...parsed,
+        ...(k === undefined ? {} : { k }),
+        db: choice.source,
+        coveVersion: COVE_VERSION,
+      },
+      n,
+      (done) => progress.update(done),
+    );
+    progress.stop();
+    choice.loaded.base.close();
+    mkdirSync(dirname(flags.out), { recursive: true });
+    writeFileAtomic(flags.out, `${JSON.stringify(result.tasks, null, 2)}\n`);
+    const reportFile = join(dirname(flags.out), `${basename(flags.out).replace(/\.json$/, '')}.report.json`);
+    writeFileAtomic(reportFile, `${JSON.stringify(result.report, null, 2)}\n`);
+    for (const line of reportLines(result.report)) process.stderr.write(`${line}\n`);
+    process.stderr.write(`wrote ${flags.out} and ${reportFile}\n`);
+    if (result.problems.length > 0) {
+      for (const p of result.problems.slice(0, 20)) process.stderr.write(`problem: ${p}\n`);
+      process.exitCode = 1;
+    }
+  });
 }

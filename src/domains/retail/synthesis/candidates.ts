@@ -112,6 +112,27 @@ function targetAddress(rng: Rng, state: UserState, current: AddressView): Addres
 
 type DrawFn = (rng: Rng, state: UserState, used: ReadonlySet<string>) => Draft | undefined;
 
+/** An items swap (modify a pending order, exchange a delivered one): items, replacements and a payer. */
+function drawSwapDraft(
+  kind: string,
+  eligible: (o: OrderView) => boolean,
+  rng: Rng,
+  state: UserState,
+  used: ReadonlySet<string>,
+): Draft | undefined {
+  const orders = ordersWith(state, used, eligible);
+  if (orders.length === 0) return undefined;
+  const o = rng.pick(orders);
+  const swaps = drawSwaps(rng, state, o);
+  const m = swaps === undefined ? undefined : payer(rng, state, swaps.diff);
+  if (swaps === undefined || m === undefined) return undefined;
+  return {
+    kind,
+    orderId: o.order_id,
+    args: { order_id: o.order_id, item_ids: swaps.oldIds, new_item_ids: swaps.newIds, payment_method_id: m.id },
+  };
+}
+
 const REFUSALS: Record<RefusedAction, (o: OrderView) => boolean> = {
   cancel: (o) => o.status === 'processed' || o.status === 'delivered',
   // not yet delivered, and no other action would serve the user instead
@@ -162,24 +183,8 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
       args: { order_id: o.order_id, payment_method_id: m.id },
     };
   },
-  modify_pending_order_items(rng, state, used) {
-    const orders = ordersWith(state, used, (o) => o.status === 'pending');
-    if (orders.length === 0) return undefined;
-    const o = rng.pick(orders);
-    const swaps = drawSwaps(rng, state, o);
-    const m = swaps === undefined ? undefined : payer(rng, state, swaps.diff);
-    if (swaps === undefined || m === undefined) return undefined;
-    return {
-      kind: 'modify_pending_order_items',
-      orderId: o.order_id,
-      args: {
-        order_id: o.order_id,
-        item_ids: swaps.oldIds,
-        new_item_ids: swaps.newIds,
-        payment_method_id: m.id,
-      },
-    };
-  },
+  modify_pending_order_items: (rng, state, used) =>
+    drawSwapDraft('modify_pending_order_items', (o) => o.status === 'pending', rng, state, used),
   modify_user_address(rng, state, used) {
     if (used.has('user-address')) return undefined;
     return {
@@ -202,24 +207,8 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
       args: { order_id: o.order_id, item_ids: items, payment_method_id: m.id },
     };
   },
-  exchange_delivered_order_items(rng, state, used) {
-    const orders = ordersWith(state, used, (o) => o.status === 'delivered');
-    if (orders.length === 0) return undefined;
-    const o = rng.pick(orders);
-    const swaps = drawSwaps(rng, state, o);
-    const m = swaps === undefined ? undefined : payer(rng, state, swaps.diff);
-    if (swaps === undefined || m === undefined) return undefined;
-    return {
-      kind: 'exchange_delivered_order_items',
-      orderId: o.order_id,
-      args: {
-        order_id: o.order_id,
-        item_ids: swaps.oldIds,
-        new_item_ids: swaps.newIds,
-        payment_method_id: m.id,
-      },
-    };
-  },
+  exchange_delivered_order_items: (rng, state, used) =>
+    drawSwapDraft('exchange_delivered_order_items', (o) => o.status === 'delivered', rng, state, used),
   information(rng, state, used) {
     const giftCard = methods(state).find((m) => m.source === 'gift_card');
     if (giftCard !== undefined && !used.has('info-gift-card') && rng.chance(0.4)) {

@@ -73,14 +73,7 @@ export const exchangeDeliveredOrderItems: ToolSpec = {
     );
     if (pyLen(oldIds) !== pyLen(newIds))
       throw new ToolError('The number of items to be exchanged should match.');
-    let diff: PyNumber = 0n;
-    for (const [oldId, newId] of zipPairs(oldIds, newIds)) {
-      const item = firstItem(items, oldId);
-      if (item === undefined) throw new ToolError(`Item ${pyStr(oldId)} not found`);
-      const variant = getVariant(sql, text(item, 'product_id'), newId);
-      if (variant.available !== 1n) throw new ToolError(`New item ${pyStr(newId)} not found or available`);
-      diff = Number(diff) + (money(variant, 'price') - money(item, 'price'));
-    }
+    let { diff } = checkPairs(sql, items, zipPairs(oldIds, newIds), false);
     if (typeof diff === 'number') diff = pyRound(diff, 2);
     const method = getPaymentMethod(sql, text(order, 'user_id'), payment_method_id ?? null);
     if (isGiftCard(method) && money(method, 'balance') < Number(diff)) {
@@ -148,6 +141,31 @@ interface CheckedPair {
   readonly oldId: PyValue;
   readonly newId: string;
   readonly variant: SqlRow;
+}
+
+/**
+ * τ²'s per-pair checks of exchange and modify-items, in order: (modify only) the new id must differ, the old
+ * item must be in the order, the new one an available variant of the same product; the price difference is
+ * summed unrounded, starting from the int 0.
+ */
+function checkPairs(
+  sql: SqlConnection,
+  items: SqlRow[],
+  pairs: [PyValue, PyValue][],
+  rejectSame: boolean,
+): { diff: PyNumber; checked: CheckedPair[] } {
+  let diff: PyNumber = 0n;
+  const checked: CheckedPair[] = [];
+  for (const [oldId, newId] of pairs) {
+    if (rejectSame && pyEquals(oldId, newId)) throw new ToolError('The new item id should be different from the old item id');
+    const item = firstItem(items, oldId);
+    if (item === undefined) throw new ToolError(`Item ${pyStr(oldId)} not found`);
+    const variant = getVariant(sql, text(item, 'product_id'), newId);
+    if (variant.available !== 1n) throw new ToolError(`New item ${pyStr(newId)} not found or available`);
+    diff = Number(diff) + (money(variant, 'price') - money(item, 'price'));
+    checked.push({ oldId, newId: pyDictKey(newId) as string, variant });
+  }
+  return { diff, checked };
 }
 
 /** `fixed` semantics: pairs in a canonical order, so the outcome does not depend on how the agent listed them. */
@@ -220,18 +238,7 @@ export const modifyPendingOrderItems: ToolSpec = {
     );
     if (pyLen(oldIds) !== pyLen(newIds))
       throw new ToolError('The number of items to be exchanged should match');
-    let diff: PyNumber = 0n;
-    const checked: CheckedPair[] = [];
-    for (const [oldId, newId] of canonicalOrder(zipPairs(oldIds, newIds), semantics)) {
-      if (pyEquals(oldId, newId))
-        throw new ToolError('The new item id should be different from the old item id');
-      const item = firstItem(items, oldId);
-      if (item === undefined) throw new ToolError(`Item ${pyStr(oldId)} not found`);
-      const variant = getVariant(sql, text(item, 'product_id'), newId);
-      if (variant.available !== 1n) throw new ToolError(`New item ${pyStr(newId)} not found or available`);
-      diff = Number(diff) + (money(variant, 'price') - money(item, 'price'));
-      checked.push({ oldId, newId: pyDictKey(newId) as string, variant });
-    }
+    const { diff, checked } = checkPairs(sql, items, canonicalOrder(zipPairs(oldIds, newIds), semantics), true);
     const method = getPaymentMethod(sql, text(order, 'user_id'), payment_method_id ?? null);
     if (isGiftCard(method) && money(method, 'balance') < Number(diff)) {
       throw new ToolError('Insufficient gift card balance to pay for the new item');

@@ -1,7 +1,7 @@
 import { ToolError } from '../../../core/errors.js';
 import { pyRound } from '../../../core/py-float.js';
 import { pyDictKey, pyInStrSet, pyStrModel } from '../../../env/py-ops.js';
-import { text } from '../../../env/sql.js';
+import { type SqlConnection, text } from '../../../env/sql.js';
 import type { ToolSpec } from '../../../env/tool.js';
 import { ADDRESS_FIELDS, CANCEL_REASONS } from '../data-model.js';
 import { orderDump, userDump } from '../dump.js';
@@ -17,6 +17,26 @@ import {
 import { addressParams, orderIdParam, paymentMethodIdParam, stringParam, userIdParam } from './params.js';
 
 /** Retail write tools on whole orders and on the user profile (`tau2-spec.md` §3.2). */
+
+/** Stores a validated `UserAddress` in the address columns of an order or a user. */
+function setAddress(
+  sql: SqlConnection,
+  table: 'orders' | 'users',
+  key: 'order_id' | 'user_id',
+  id: string,
+  a: Readonly<Record<string, string>>,
+): void {
+  sql.run(
+    `UPDATE ${table} SET address1 = ?, address2 = ?, city = ?, country = ?, state = ?, zip = ? WHERE ${key} = ?`,
+    a.address1 ?? '',
+    a.address2 ?? '',
+    a.city ?? '',
+    a.country ?? '',
+    a.state ?? '',
+    a.zip ?? '',
+    id,
+  );
+}
 
 export const cancelPendingOrder: ToolSpec = {
   name: 'cancel_pending_order',
@@ -65,18 +85,8 @@ export const modifyPendingOrderAddress: ToolSpec = {
     const order = getOrder(sql, args.order_id ?? null);
     if (!text(order, 'status').includes('pending'))
       throw new ToolError('Non-pending order cannot be modified');
-    const a = pyStrModel('UserAddress', ADDRESS_FIELDS, args);
     const orderId = text(order, 'order_id');
-    sql.run(
-      `UPDATE orders SET address1 = ?, address2 = ?, city = ?, country = ?, state = ?, zip = ? WHERE order_id = ?`,
-      a.address1 ?? '',
-      a.address2 ?? '',
-      a.city ?? '',
-      a.country ?? '',
-      a.state ?? '',
-      a.zip ?? '',
-      orderId,
-    );
+    setAddress(sql, 'orders', 'order_id', orderId, pyStrModel('UserAddress', ADDRESS_FIELDS, args));
     return orderDump(sql, orderId) ?? null;
   },
 };
@@ -128,17 +138,7 @@ export const modifyUserAddress: ToolSpec = {
     'profile.',
   run({ sql }, args) {
     const userId = text(getUser(sql, args.user_id ?? null), 'user_id');
-    const a = pyStrModel('UserAddress', ADDRESS_FIELDS, args);
-    sql.run(
-      `UPDATE users SET address1 = ?, address2 = ?, city = ?, country = ?, state = ?, zip = ? WHERE user_id = ?`,
-      a.address1 ?? '',
-      a.address2 ?? '',
-      a.city ?? '',
-      a.country ?? '',
-      a.state ?? '',
-      a.zip ?? '',
-      userId,
-    );
+    setAddress(sql, 'users', 'user_id', userId, pyStrModel('UserAddress', ADDRESS_FIELDS, args));
     return userDump(sql, userId) ?? null;
   },
 };
