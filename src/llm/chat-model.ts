@@ -7,6 +7,9 @@ import { isLoopback, type PriceTable, type RoleConfig, type RoleName } from './c
 import { nodeFetch } from './node-fetch.js';
 import { type CallUsage, callCost, type UsageMeter } from './usage-meter.js';
 
+/** Statuses the SDK retries (besides 5xx, timeouts and network errors). */
+const RETRIED_STATUSES = new Set([408, 409, 429]);
+
 /** A message sent to the chat-completions API (OpenAI shape). */
 export type ApiMessage = Record<string, unknown> & { role: string };
 
@@ -42,20 +45,24 @@ export class EndpointPool {
     const key = `${config.base_url}\u0000${apiKey}`;
     let endpoint = this.#endpoints.get(key);
     if (endpoint === undefined) {
+      // every HTTP request (retries included) goes through the queue: the caps are what the endpoint sees
+      const queue = new PQueue({
+        concurrency: config.max_concurrency,
+        ...(config.requests_per_minute === undefined
+          ? {}
+          : { intervalCap: config.requests_per_minute, interval: 60_000, strict: true }),
+      });
+      const queuedFetch = (url: string | URL | Request, init?: RequestInit) =>
+        queue.add(() => nodeFetch(url, init)) as Promise<Response>;
       endpoint = {
         client: new OpenAI({
           apiKey,
           baseURL: config.base_url,
           timeout: config.timeout_ms,
           maxRetries: config.max_retries,
-          fetch: nodeFetch as typeof fetch,
+          fetch: queuedFetch as typeof fetch,
         }),
-        queue: new PQueue({
-          concurrency: config.max_concurrency,
-          ...(config.requests_per_minute === undefined
-            ? {}
-            : { intervalCap: config.requests_per_minute, interval: 60_000 }),
-        }),
+        queue,
       };
       this.#endpoints.set(key, endpoint);
     }
@@ -124,20 +131,18 @@ export class ChatModel {
     };
     let response: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      response = (await this.#endpoint.queue.add(() =>
-        this.#endpoint.client.chat.completions.create(
-          body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-          {
-            headers: { 'x-cove-role': this.role, 'x-cove-task-id': taskId },
-          },
-        ),
-      )) as OpenAI.Chat.Completions.ChatCompletion;
+      response = await this.#endpoint.client.chat.completions.create(
+        body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+        { headers: { 'x-cove-role': this.role, 'x-cove-task-id': taskId } },
+      );
     } catch (e) {
-      const status = e instanceof OpenAI.APIError && e.status !== undefined ? `HTTP ${e.status}: ` : '';
+      const code = e instanceof OpenAI.APIError ? e.status : undefined;
+      const retried = code === undefined || RETRIED_STATUSES.has(code) || code >= 500;
+      const how = retried ? `failed after ${this.config.max_retries} retries` : 'failed (not retryable)';
       throw new RoleError(
         this.role === 'user' ? 'user' : 'agent',
         'infrastructure',
-        `${this.role} model call failed after ${this.config.max_retries} retries: ${status}${(e as Error).message}`,
+        `${this.role} model call ${how}: ${code === undefined ? '' : `HTTP ${code}: `}${(e as Error).message}`,
         { cause: e },
       );
     }

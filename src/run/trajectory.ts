@@ -66,9 +66,16 @@ export function trajectoryId(parts: {
   return sha256Hex(JSON.stringify(parts)).slice(0, 24);
 }
 
-/** Whether a trajectory is kept for SFT: score 1, state match, no invalid tool arguments, no leak. */
+/**
+ * Whether a trajectory is kept for SFT: score 1, state match, and nothing a model should not learn (invalid tool
+ * arguments, unknown tool names, a user turn leaking a fuzzified id).
+ */
 export function keptForSft(r: TrajectoryRecord): boolean {
   return (
-    r.verification.score === 1 && r.verification.stateMatch && r.invalid_tool_arguments === 0 && r.leaks === 0
+    r.verification.score === 1 &&
+    r.verification.stateMatch &&
+    r.invalid_tool_arguments === 0 &&
+    (r.unknown_tool_calls ?? 0) === 0 &&
+    r.leaks === 0
   );
 }

@@ -22,8 +22,8 @@ export type FakeReply =
       readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
     }
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Readonly<Record<string, string>> }
-  /** Holds the request for `ms`, then answers with `then` (the client may have given up by then). */
-  | { readonly kind: 'hang'; readonly ms: number; readonly then: FakeReply }
+  /** Holds the request for `ms`, then answers with `after` (the client may have given up by then). */
+  | { readonly kind: 'hang'; readonly ms: number; readonly after: FakeReply }
   /** Destroys the socket without answering (a network error on the client side). */
   | { readonly kind: 'destroy' };
 
@@ -31,6 +31,9 @@ export const text = (content: string | null, extra: Record<string, unknown> = {}
   kind: 'message',
   message: { content, ...extra },
 });
+
+/** Holds the request for `ms` before answering with `after`. */
+export const hang = (ms: number, after: FakeReply): FakeReply => ({ kind: 'hang', ms, after });
 
 /** An error answer; `retry-after-ms: 5` keeps the SDK's retries quick unless `fast` is false. */
 export const status = (code: number, fast = true): FakeReply => ({
@@ -78,7 +81,7 @@ export async function startFakeLlm(
       let answer = await reply(request);
       while (answer.kind === 'hang') {
         await sleep(answer.ms);
-        answer = answer.then;
+        answer = answer.after;
       }
       if (answer.kind === 'destroy') {
         c.env.incoming.socket.destroy();

@@ -9,7 +9,9 @@ function messageKey(m: Record<string, unknown>): string {
 }
 
 /** The conversation of a trajectory as it would appear in an SFT row (after the system message). */
-export function conversationKey(messages: readonly ChatMessage[] | readonly Record<string, unknown>[]): string {
+export function conversationKey(
+  messages: readonly ChatMessage[] | readonly Record<string, unknown>[],
+): string {
   return (messages as readonly Record<string, unknown>[]).map(messageKey).join('\n');
 }
 

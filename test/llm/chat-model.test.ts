@@ -1,11 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
+import { getDomain } from '../../src/domains/registry.js';
 import type { OpenAiTool } from '../../src/env/openai-tools.js';
 import { type ApiMessage, ChatModel, type ChatModelOptions, EndpointPool } from '../../src/llm/chat-model.js';
 import { isLoopback, type RoleConfig, type RoleName, roleConfigSchema } from '../../src/llm/config.js';
 import { callCost, UsageMeter } from '../../src/llm/usage-meter.js';
+import { createMockLlmApp } from '../../src/server/mock-llm/app.js';
+import { RoleSessions } from '../../src/server/mock-llm/sessions.js';
+import { serveApp } from '../../src/server/serve.js';
 import { RoleError } from '../../src/sim/roles.js';
-import { type FakeLlm, type FakeReply, startFakeLlm, status, text } from '../helpers/llm-fake-server.js';
+import {
+  type FakeLlm,
+  type FakeReply,
+  hang,
+  startFakeLlm,
+  status,
+  text,
+} from '../helpers/llm-fake-server.js';
 
 /** Servers started by a test; closed after it. */
 const servers: FakeLlm[] = [];
@@ -127,6 +138,23 @@ describe('retries (counted on the server)', () => {
     expect(u.message).toMatch(/HTTP 429/);
   });
 
+  it('cove mock-llm (in process): an unknown task id is a 404 that is not retried', async () => {
+    const { app, stats } = createMockLlmApp({
+      mode: 'oracle',
+      sessions: new RoleSessions(getDomain('retail'), new Map()),
+    });
+    const server = await serveApp(app, { port: 0 });
+    try {
+      const e = await roleError(chat(`${server.url}/v1`, { max_retries: 3 }).complete(HELLO, 'no-such-task'));
+      expect(e.message).toMatch(/HTTP 404/);
+      expect(e.message).toContain('no-such-task');
+      expect(stats.requests).toBe(1);
+      expect(stats.byRole).toEqual({ agent: 1 });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('does not retry a 400', async () => {
     const server = await fake(() => status(400));
     const e = await roleError(chat(server.baseUrl, { max_retries: 3 }).complete(HELLO, 't'));
@@ -135,7 +163,7 @@ describe('retries (counted on the server)', () => {
   });
 
   it('retries a request that timed out', async () => {
-    const server = await fake((n) => (n === 1 ? { kind: 'hang', ms: 1500, then: text('late') } : text('ok')));
+    const server = await fake((n) => (n === 1 ? hang(1500, text('late')) : text('ok')));
     const started = performance.now();
     const done = await chat(server.baseUrl, { timeout_ms: 300, max_retries: 2 }).complete(HELLO, 't');
     expect(done.content).toBe('ok');
@@ -144,7 +172,7 @@ describe('retries (counted on the server)', () => {
   });
 
   it('fails with a RoleError when every attempt times out', async () => {
-    const server = await fake(() => ({ kind: 'hang', ms: 800, then: text('late') }));
+    const server = await fake(() => hang(800, text('late')));
     const e = await roleError(chat(server.baseUrl, { timeout_ms: 150, max_retries: 1 }).complete(HELLO, 't'));
     expect(server.requests).toHaveLength(2);
     expect(e.kind).toBe('infrastructure');
@@ -181,7 +209,12 @@ describe('API keys', () => {
   });
 
   it('isLoopback: 127.0.0.0/8, localhost and ::1 only', () => {
-    for (const url of ['http://127.0.0.1:8000/v1', 'http://127.5.6.7/v1', 'http://localhost/v1', 'http://[::1]:1/v1'])
+    for (const url of [
+      'http://127.0.0.1:8000/v1',
+      'http://127.5.6.7/v1',
+      'http://localhost/v1',
+      'http://[::1]:1/v1',
+    ])
       expect(isLoopback(url), url).toBe(true);
     for (const url of [
       'https://api.openai.com/v1',
@@ -196,14 +229,16 @@ describe('API keys', () => {
 
   it('sends the key from api_key_env (and OPENAI_API_KEY by default) as a bearer token', async () => {
     const server = await fake(() => text('ok'));
-    await chat(server.baseUrl, { api_key_env: 'COVE_TEST_KEY' }, { env: { COVE_TEST_KEY: 'sk-test-123' } }).complete(
-      HELLO,
-      't',
-    );
-    await chat(server.baseUrl, {}, { env: { OPENAI_API_KEY: 'sk-default-456', COVE_TEST_KEY: 'x' } }).complete(
-      HELLO,
-      't',
-    );
+    await chat(
+      server.baseUrl,
+      { api_key_env: 'COVE_TEST_KEY' },
+      { env: { COVE_TEST_KEY: 'sk-test-123' } },
+    ).complete(HELLO, 't');
+    await chat(
+      server.baseUrl,
+      {},
+      { env: { OPENAI_API_KEY: 'sk-default-456', COVE_TEST_KEY: 'x' } },
+    ).complete(HELLO, 't');
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([
       'Bearer sk-test-123',
       'Bearer sk-default-456',
@@ -213,7 +248,7 @@ describe('API keys', () => {
 
 describe('per-endpoint caps', () => {
   it('max_concurrency 2: never more than 2 requests in flight on the server', async () => {
-    const server = await fake(() => ({ kind: 'hang', ms: 120, then: text('ok') }));
+    const server = await fake(() => hang(120, text('ok')));
     const model = chat(server.baseUrl, { max_concurrency: 2 });
     const done = await Promise.all(Array.from({ length: 7 }, (_, i) => model.complete(HELLO, `t${i}`)));
     expect(done.every((d) => d.content === 'ok')).toBe(true);
@@ -222,11 +257,13 @@ describe('per-endpoint caps', () => {
   });
 
   it('roles on the same endpoint share its queue (the caps of the first role)', async () => {
-    const server = await fake(() => ({ kind: 'hang', ms: 80, then: text('ok') }));
+    const server = await fake(() => hang(80, text('ok')));
     const options = modelOptions();
     const agent = new ChatModel('agent', roleConfig(server.baseUrl, { max_concurrency: 1 }), options);
     const user = new ChatModel('user', roleConfig(server.baseUrl, { max_concurrency: 8 }), options);
-    await Promise.all([0, 1, 2].flatMap((i) => [agent.complete(HELLO, `a${i}`), user.complete(HELLO, `u${i}`)]));
+    await Promise.all(
+      [0, 1, 2].flatMap((i) => [agent.complete(HELLO, `a${i}`), user.complete(HELLO, `u${i}`)]),
+    );
     expect(server.requests).toHaveLength(6);
     expect(server.maxInFlight()).toBe(1);
   });
@@ -272,14 +309,21 @@ describe('usage and cost', () => {
     const server = await fake((n) => ({
       kind: 'message',
       message: { content: `reply ${n}` },
-      usage: n === 1 ? { prompt_tokens: 1234, completion_tokens: 56 } : { prompt_tokens: 4000, completion_tokens: 1000 },
+      usage:
+        n === 1
+          ? { prompt_tokens: 1234, completion_tokens: 56 }
+          : { prompt_tokens: 4000, completion_tokens: 1000 },
     }));
     const meter = new UsageMeter();
     const prices = { 'fake-model': { prompt_per_mtok: 2.5, completion_per_mtok: 10 } };
     const model = chat(server.baseUrl, {}, { meter, prices });
     const a = await model.complete(HELLO, 't');
     // 1234 × 2.5 / 1e6 + 56 × 10 / 1e6 = 0.003085 + 0.00056
-    expect(a.usage).toEqual({ prompt_tokens: 1234, completion_tokens: 56, cost_usd: expect.closeTo(0.003645, 12) });
+    expect(a.usage).toEqual({
+      prompt_tokens: 1234,
+      completion_tokens: 56,
+      cost_usd: expect.closeTo(0.003645, 12),
+    });
     const b = await model.complete(HELLO, 't');
     // 4000 × 2.5 / 1e6 + 1000 × 10 / 1e6 = 0.01 + 0.01
     expect(b.usage.cost_usd).toBeCloseTo(0.02, 12);
@@ -310,14 +354,14 @@ describe('usage and cost', () => {
   });
 });
 
-/**
- * Deviations from "a requests-per-minute limit per endpoint" found while writing these tests; they fail until
- * the limiter counts what the endpoint sees.
- */
+/** The requests-per-minute limit counts what the endpoint sees: a sliding window, retries included. */
 describe('requests_per_minute as the endpoint sees it', () => {
   it('no more than N requests start in any rolling 60 s window (p-queue fixed windows allow 2N−1)', async () => {
     vi.useFakeTimers({ now: 1_000_000 });
-    const { queue } = new EndpointPool().get(roleConfig('http://127.0.0.1:9/v1', { requests_per_minute: 3 }), 'k');
+    const { queue } = new EndpointPool().get(
+      roleConfig('http://127.0.0.1:9/v1', { requests_per_minute: 3 }),
+      'k',
+    );
     const starts: number[] = [];
     const task = async () => {
       starts.push(Date.now());
@@ -326,7 +370,8 @@ describe('requests_per_minute as the endpoint sees it', () => {
     await vi.advanceTimersByTimeAsync(59_000);
     for (let i = 0; i < 5; i++) void queue.add(task); // 59 s later
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(starts.map((t) => t - 1_000_000)).toEqual([0, 59_000, 59_000, 60_000, 60_000, 60_000]);
+    // a sliding window: 2 more at 59 s, the next when the first leaves the window, the rest a minute later
+    expect(starts.map((t) => t - 1_000_000)).toEqual([0, 59_000, 59_000, 60_000]);
     const worst = Math.max(...starts.map((t) => starts.filter((s) => s >= t && s < t + 60_000).length));
     queue.clear();
     expect(worst, `start times (ms): ${starts.map((t) => t - 1_000_000).join(', ')}`).toBeLessThanOrEqual(3);

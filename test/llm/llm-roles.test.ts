@@ -41,7 +41,8 @@ function model(server: FakeLlm, role: RoleName, extra: Partial<Record<keyof Role
   });
 }
 
-const llmAgent = (server: FakeLlm, extra = {}) => new LlmAgent(model(server, 'agent', extra), context, 'task-1');
+const llmAgent = (server: FakeLlm, extra = {}) =>
+  new LlmAgent(model(server, 'agent', extra), context, 'task-1');
 const llmUser = (server: FakeLlm, prompt = 'SYSTEM PROMPT OF THE USER') =>
   new LlmUser(model(server, 'user'), prompt, 'task-1');
 
@@ -107,7 +108,10 @@ describe('LLM agent', () => {
         content: '',
         tool_calls:
           n === 1
-            ? [call('find_user_id_by_email', { email: EMAIL }), call('get_user_details', { user_id: USER_ID })]
+            ? [
+                call('find_user_id_by_email', { email: EMAIL }),
+                call('get_user_details', { user_id: USER_ID }),
+              ]
             : [call('get_user_details', { user_id: USER_ID })],
       },
     }));
@@ -129,12 +133,21 @@ describe('LLM agent', () => {
   it('keeps ids and string arguments the server sent', async () => {
     const server = await fake(() => ({
       kind: 'message',
-      message: { content: 'Looking you up.', tool_calls: [call('find_user_id_by_email', '{"email": "x"}', 'c-9')] },
+      message: {
+        content: 'Looking you up.',
+        tool_calls: [call('find_user_id_by_email', '{"email": "x"}', 'c-9')],
+      },
     }));
     const m = (await llmAgent(server).respond(USER_TURN)).message;
     expect(m).toMatchObject({
       content: 'Looking you up.',
-      tool_calls: [{ id: 'c-9', type: 'function', function: { name: 'find_user_id_by_email', arguments: '{"email": "x"}' } }],
+      tool_calls: [
+        {
+          id: 'c-9',
+          type: 'function',
+          function: { name: 'find_user_id_by_email', arguments: '{"email": "x"}' },
+        },
+      ],
     });
   });
 
@@ -165,9 +178,15 @@ describe('LLM agent', () => {
 
   it('invalid argument JSON gets cove’s tool error, an unknown tool τ²’s error; the episode goes on', async () => {
     const plan: FakeReply[] = [
-      { kind: 'message', message: { content: null, tool_calls: [call('find_user_id_by_email', '{"email": "no', 'c1')] } },
+      {
+        kind: 'message',
+        message: { content: null, tool_calls: [call('find_user_id_by_email', '{"email": "no', 'c1')] },
+      },
       { kind: 'message', message: { content: null, tool_calls: [call('lookup_everything', '{}', 'c2')] } },
-      { kind: 'message', message: { content: null, tool_calls: [call('find_user_id_by_email', '[1, 2]', 'c3')] } },
+      {
+        kind: 'message',
+        message: { content: null, tool_calls: [call('find_user_id_by_email', '[1, 2]', 'c3')] },
+      },
     ];
     const server = await fake((n) => plan[n - 1] ?? text('Anything else?'));
     const episode = tau2RetailBase().base.fork();
@@ -191,7 +210,17 @@ describe('LLM user', () => {
       text(n === 1 ? `My email is ${EMAIL}.` : n === 2 ? 'Yes, that is me.' : 'Thanks! ###STOP###'),
     );
     const agent = turnsAgent([
-      { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'k1', type: 'function', function: { name: 'find_user_id_by_email', arguments: JSON.stringify({ email: EMAIL }) } }] },
+      {
+        role: 'assistant',
+        content: 'Let me look.',
+        tool_calls: [
+          {
+            id: 'k1',
+            type: 'function',
+            function: { name: 'find_user_id_by_email', arguments: JSON.stringify({ email: EMAIL }) },
+          },
+        ],
+      },
       { role: 'assistant', content: 'Found your account. Is that you?' },
       { role: 'assistant', content: 'Done, anything else?' },
     ]);
@@ -232,7 +261,9 @@ describe('LLM user', () => {
 
   it('retries empty (or tool-call) turns, then the episode ends with user_error and a reason', async () => {
     const once = await fake((n) => (n === 1 ? text('') : text('Hello.')));
-    expect((await llmUser(once).respond([{ role: 'agent', content: AGENT_GREETING }])).content).toBe('Hello.');
+    expect((await llmUser(once).respond([{ role: 'agent', content: AGENT_GREETING }])).content).toBe(
+      'Hello.',
+    );
     expect(once.requests).toHaveLength(2);
 
     const empty = await fake(() => text('  '));
@@ -255,11 +286,7 @@ describe('LLM user', () => {
 
   it('a failing endpoint ends the episode with infrastructure_error and the status as the reason', async () => {
     const server = await fake(() => status(500));
-    const user = new LlmUser(
-      model(server, 'user', { max_retries: 1 }),
-      'prompt',
-      'task-1',
-    );
+    const user = new LlmUser(model(server, 'user', { max_retries: 1 }), 'prompt', 'task-1');
     const episode = tau2RetailBase().base.fork();
     const outcome = await runEpisode(episode, turnsAgent([]), user);
     episode.close();
@@ -318,7 +345,9 @@ describe('scenarioText: τ²’s str(user_scenario)', () => {
 
   it('the user system prompt is the guidelines, then the scenario in <scenario> tags', () => {
     const prompt = userSystemPrompt(COVE_USER_GUIDELINES, scenarioText(structured, null));
-    expect(prompt).toBe(`${COVE_USER_GUIDELINES}\n\n<scenario>\n${scenarioText(structured, null)}\n</scenario>`);
+    expect(prompt).toBe(
+      `${COVE_USER_GUIDELINES}\n\n<scenario>\n${scenarioText(structured, null)}\n</scenario>`,
+    );
     expect(prompt).toContain('###STOP###');
   });
 });

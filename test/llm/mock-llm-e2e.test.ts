@@ -2,12 +2,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDomain } from '../../src/domains/registry.js';
+import { sftRows } from '../../src/run/sft.js';
 import { keptForSft, type TrajectoryRecord } from '../../src/run/trajectory.js';
+import { createMockLlmApp } from '../../src/server/mock-llm/app.js';
+import { RoleSessions } from '../../src/server/mock-llm/sessions.js';
+import { serveApp } from '../../src/server/serve.js';
+import { agentContext } from '../../src/sim/agent-context.js';
+import { agentApiMessages } from '../../src/sim/llm-agent.js';
+import type { ChatMessage } from '../../src/sim/messages.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { type CliResult, runCoveAsync } from '../helpers/cli.js';
 import { type MockLlmProcess, type MockLlmStats, startMockLlm } from '../helpers/llm-mock-process.js';
 import { conversationKey, countBy, leaksIn, sftConversations } from '../helpers/llm-run-check.js';
-import { openAiShapeProblems, readJson, readJsonl, readRecords, type SftRowView } from '../helpers/run-files.js';
+import {
+  openAiShapeProblems,
+  readJson,
+  readJsonl,
+  readRecords,
+  type SftRowView,
+} from '../helpers/run-files.js';
 
 // `cove generate` with an LLM agent and an LLM user, both played by `cove mock-llm` (a child process on
 // 127.0.0.1) over 20 tasks: once with a fifth of the requests faulty (every fault kind), once without faults.
@@ -65,13 +79,23 @@ beforeAll(async () => {
   const made = await runCoveAsync(['tasks', '--sandbox-seed', '1', '--n', String(N), '--out', tasksFile]);
   if (made.status !== 0) throw new Error(`cove tasks failed: ${made.stderr}`);
   tasks = readJson<CoveTask[]>(tasksFile);
-  // small timeouts so that `timeout` faults (held 1.5 s) are retried quickly
-  const role = { timeout_ms: 600, max_retries: 5 };
+  // small timeouts so that `timeout` faults (held 1.5 s) are retried quickly; one retry only, so that a few
+  // episodes meet two faults in a row and end with infrastructure_error
+  const role = { timeout_ms: 600, max_retries: 1 };
   writeFileSync(configFile, JSON.stringify({ roles: { agent: role, user: role }, prices: { mock: PRICE } }));
   const [withFaults, withoutFaults] = await Promise.all([
-    startMockLlm(
-      ['--tasks', tasksFile, '--fault-rate', '0.2', '--faults', 'all', '--hang-ms', '1500', '--slow-ms', '100'],
-    ),
+    startMockLlm([
+      '--tasks',
+      tasksFile,
+      '--fault-rate',
+      '0.2',
+      '--faults',
+      'all',
+      '--hang-ms',
+      '1500',
+      '--slow-ms',
+      '100',
+    ]),
     startMockLlm(['--tasks', tasksFile]),
   ]);
   servers.push(withFaults, withoutFaults);
@@ -114,10 +138,19 @@ describe('cove generate against cove mock-llm with faults', () => {
   });
 
   it('every episode that did not pass has a failure; error terminations have a termination_detail', () => {
-    for (const r of readRecords(faultyDir)) {
+    const records = readRecords(faultyDir);
+    for (const r of records) {
       if (!keptForSft(r)) expect(r.failure, r.id).toBeDefined();
       if (/_error$/.test(r.termination_reason)) expect(r.termination_detail, r.id).toMatch(/\S/);
+      if (r.termination_reason === 'infrastructure_error') {
+        expect(r.failure, r.id).toBe('infrastructure');
+        expect(r.termination_detail, r.id).toMatch(/HTTP (429|500)|timed out/i);
+      }
     }
+    const infra = records.filter((r) => r.termination_reason === 'infrastructure_error').length;
+    process.stdout.write(
+      `[mock-llm e2e] ${infra} of ${N} faulty-run episodes ended with infrastructure_error\n`,
+    );
   });
 
   it('summary.json failures (and termination reasons, leaks, counters) agree with the records', () => {
@@ -137,7 +170,9 @@ describe('cove generate against cove mock-llm with faults', () => {
     const records = readRecords(faultyDir);
     const wrong = records
       .filter((r) => sft.has(conversationKey(r.messages)) !== (r.failure === undefined))
-      .map((r) => `${r.task_id}: failure ${r.failure ?? 'none'}, in sft ${sft.has(conversationKey(r.messages))}`);
+      .map(
+        (r) => `${r.task_id}: failure ${r.failure ?? 'none'}, in sft ${sft.has(conversationKey(r.messages))}`,
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -151,9 +186,9 @@ describe('cove generate against cove mock-llm with faults', () => {
     const leaking = records.filter((r) => r.leaks > 0);
     expect(leaking.length).toBeGreaterThan(0);
     // the injected text names the id in a user turn
-    expect(leaking.some((r) => r.messages.some((m) => m.role === 'user' && /for reference: /.test(m.content)))).toBe(
-      true,
-    );
+    expect(
+      leaking.some((r) => r.messages.some((m) => m.role === 'user' && /for reference: /.test(m.content))),
+    ).toBe(true);
   });
 
   it('invalid tool arguments get cove’s tool error and keep the episode out of sft.jsonl', () => {
@@ -161,7 +196,9 @@ describe('cove generate against cove mock-llm with faults', () => {
     for (const r of readRecords(faultyDir).filter((x) => x.invalid_tool_arguments > 0)) {
       expect(sft.has(conversationKey(r.messages)), r.id).toBe(false);
       const errors = r.messages.filter(
-        (m) => m.role === 'tool' && m.content.startsWith('Error: cove: the tool-call arguments are not a valid JSON'),
+        (m) =>
+          m.role === 'tool' &&
+          m.content.startsWith('Error: cove: the tool-call arguments are not a valid JSON'),
       );
       expect(errors.length, r.id).toBe(r.invalid_tool_arguments);
     }
@@ -171,10 +208,14 @@ describe('cove generate against cove mock-llm with faults', () => {
     const sft = sftConversations(faultyDir);
     const records = readRecords(faultyDir).filter((x) => x.unknown_tool_calls > 0);
     for (const r of records) {
-      const errors = r.messages.filter((m) => m.role === 'tool' && m.content === "Error: Tool 'lookup_everything' not found.");
+      const errors = r.messages.filter(
+        (m) => m.role === 'tool' && m.content === "Error: Tool 'lookup_everything' not found.",
+      );
       expect(errors.length, r.id).toBe(r.unknown_tool_calls);
     }
-    const inSft = records.filter((r) => sft.has(conversationKey(r.messages))).map((r) => `${r.task_id} (${r.failure})`);
+    const inSft = records
+      .filter((r) => sft.has(conversationKey(r.messages)))
+      .map((r) => `${r.task_id} (${r.failure})`);
     expect(inSft, 'episodes with unknown tool calls found in sft.jsonl').toEqual([]);
   });
 
@@ -198,11 +239,13 @@ describe('cove generate against cove mock-llm with faults', () => {
 
   it('meters tokens per episode and prices them with the config’s price table', () => {
     const records = readRecords(faultyDir);
-    for (const r of records) {
+    // an episode whose first user call failed has no usage; every other one has some
+    for (const r of records.filter((x) => x.messages.length > 1)) {
       expect(r.usage.prompt_tokens, r.id).toBeGreaterThan(0);
       expect(r.usage.completion_tokens, r.id).toBeGreaterThan(0);
       const expected =
-        (r.usage.prompt_tokens * PRICE.prompt_per_mtok + r.usage.completion_tokens * PRICE.completion_per_mtok) /
+        (r.usage.prompt_tokens * PRICE.prompt_per_mtok +
+          r.usage.completion_tokens * PRICE.completion_per_mtok) /
         1e6;
       expect(r.usage.cost_usd, r.id).toBeCloseTo(expected, 9);
     }
@@ -227,6 +270,75 @@ describe('cove generate against cove mock-llm without faults', () => {
       expect(r.usage.cost_usd).toBeGreaterThan(0);
     }
     const summary = readJson<Summary>(join(cleanDir, 'summary.json'));
-    expect(summary).toMatchObject({ episodes: N, sft_trajectories: N, mean_score: 1, leaks: 0, failures: {} });
+    expect(summary).toMatchObject({
+      episodes: N,
+      sft_trajectories: N,
+      mean_score: 1,
+      leaks: 0,
+      failures: {},
+    });
+  });
+});
+
+describe('SFT selection (deterministic)', () => {
+  it('an otherwise passing episode with an unknown tool call is not kept for SFT', () => {
+    // a record of the fault-free run (score 1, state match), as it would be had one call named an unknown tool
+    const passing = readRecords(cleanDir)[0];
+    if (passing === undefined) throw new Error('no records');
+    const withUnknown: TrajectoryRecord = { ...passing, unknown_tool_calls: 1, failure: 'unknown_tool' };
+    expect(keptForSft(passing)).toBe(true);
+    expect(keptForSft(withUnknown), 'keptForSft ignores unknown_tool_calls').toBe(false);
+    expect(sftRows([withUnknown], 'system')).toHaveLength(0);
+  });
+});
+
+describe('cove mock-llm oracle sessions (in-process server)', () => {
+  /** What decides an agent turn: its text and its calls (ids aside). */
+  const turnKey = (m: Record<string, unknown> | ChatMessage | undefined) => {
+    const calls = (
+      (m as { tool_calls?: { function: { name: string; arguments: string } }[] })?.tool_calls ?? []
+    ).map((c) => [c.function.name, c.function.arguments]);
+    const content = (m as { content?: string | null })?.content;
+    return JSON.stringify([content === '' || content === undefined ? null : content, calls]);
+  };
+
+  it('a client that starts a task over while another is further on does not derail the oracle agent', async () => {
+    // the longest conversation of the fault-free run, replayed request by request as LlmAgent sends them
+    const record = [...readRecords(cleanDir)].sort((a, b) => b.messages.length - a.messages.length)[0];
+    if (record === undefined) throw new Error('no records');
+    const messages = record.messages;
+    const agentAt = messages.flatMap((m, j) => (j > 0 && m.role === 'assistant' ? [j] : []));
+    expect(agentAt.length).toBeGreaterThanOrEqual(5);
+    const context = agentContext(getDomain('retail'), 'cove');
+    const sessions = new RoleSessions(getDomain('retail'), new Map(tasks.map((t) => [t.id, t])));
+    const server = await serveApp(createMockLlmApp({ mode: 'oracle', sessions }).app, { port: 0 });
+    try {
+      const ask = async (j: number) => {
+        const response = await fetch(`${server.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-cove-role': 'agent',
+            'x-cove-task-id': record.task_id,
+          },
+          body: JSON.stringify({
+            model: 'mock',
+            messages: agentApiMessages(context.systemPrompt, messages.slice(0, j)),
+            tools: context.tools,
+          }),
+        });
+        const body = (await response.json()) as { choices: { message: Record<string, unknown> }[] };
+        return body.choices[0]?.message;
+      };
+      // client A plays the whole conversation and gets the recorded replies back
+      for (const j of agentAt) expect(turnKey(await ask(j)), `A, message ${j}`).toBe(turnKey(messages[j]));
+      // client B starts the same task over (its first agent turn) ...
+      expect(turnKey(await ask(agentAt[0] as number))).toBe(turnKey(messages[agentAt[0] as number]));
+      // ... and client C, between A and B, asks for a later turn of the same conversation
+      const j = agentAt[3] as number;
+      expect(turnKey(await ask(j)), `C, message ${j}`).toBe(turnKey(messages[j]));
+    } finally {
+      await server.close();
+    }
   });
 });

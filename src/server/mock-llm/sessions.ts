@@ -58,13 +58,17 @@ export class RoleSessions {
       (s) => s.seen === messages.length && s.hash === full && s.last !== undefined,
     );
     if (repeat?.last !== undefined) return repeat.last;
-    let session = sessions.find((s) => s.seen < messages.length && prefixHash(messages, s.seen) === s.hash);
+    // the live session furthest along this conversation; it replays the turns it has not played yet
+    let session = sessions
+      .filter((s) => s.seen < messages.length && prefixHash(messages, s.seen) === s.hash)
+      .sort((a, b) => b.seen - a.seen)[0];
     if (session === undefined) {
       session = create();
-      for (let i = 1; i < messages.length; i++)
-        if (replayedAt(i)) await session.respond(messages.slice(0, i) as never[]);
       sessions.push(session);
       if (sessions.length > MAX_SESSIONS) sessions.shift();
+    }
+    for (let i = Math.max(1, session.seen + 1); i < messages.length; i++) {
+      if (replayedAt(i)) await session.respond(messages.slice(0, i) as never[]);
     }
     const reply = await session.respond(messages as never[]);
     session.seen = messages.length;

@@ -129,7 +129,12 @@ function drawSwapDraft(
   return {
     kind,
     orderId: o.order_id,
-    args: { order_id: o.order_id, item_ids: swaps.oldIds, new_item_ids: swaps.newIds, payment_method_id: m.id },
+    args: {
+      order_id: o.order_id,
+      item_ids: swaps.oldIds,
+      new_item_ids: swaps.newIds,
+      payment_method_id: m.id,
+    },
   };
 }
 

@@ -157,7 +157,8 @@ function checkPairs(
   let diff: PyNumber = 0n;
   const checked: CheckedPair[] = [];
   for (const [oldId, newId] of pairs) {
-    if (rejectSame && pyEquals(oldId, newId)) throw new ToolError('The new item id should be different from the old item id');
+    if (rejectSame && pyEquals(oldId, newId))
+      throw new ToolError('The new item id should be different from the old item id');
     const item = firstItem(items, oldId);
     if (item === undefined) throw new ToolError(`Item ${pyStr(oldId)} not found`);
     const variant = getVariant(sql, text(item, 'product_id'), newId);
@@ -238,7 +239,12 @@ export const modifyPendingOrderItems: ToolSpec = {
     );
     if (pyLen(oldIds) !== pyLen(newIds))
       throw new ToolError('The number of items to be exchanged should match');
-    const { diff, checked } = checkPairs(sql, items, canonicalOrder(zipPairs(oldIds, newIds), semantics), true);
+    const { diff, checked } = checkPairs(
+      sql,
+      items,
+      canonicalOrder(zipPairs(oldIds, newIds), semantics),
+      true,
+    );
     const method = getPaymentMethod(sql, text(order, 'user_id'), payment_method_id ?? null);
     if (isGiftCard(method) && money(method, 'balance') < Number(diff)) {
       throw new ToolError('Insufficient gift card balance to pay for the new item');
