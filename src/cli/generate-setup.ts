@@ -55,7 +55,7 @@ export function taskSource(
       loaded: input.loaded,
       ...(input.sandboxText === undefined ? {} : { sandboxText: input.sandboxText }),
       sourceId: `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`,
-      tasks: (n) => input.tasks.slice(0, n),
+      tasks: (n) => input.tasks.slice(0, Math.min(n, input.tasks.length)),
       open: false,
     };
   }

@@ -6,20 +6,20 @@ import { type Agent, type AgentTurn, RoleError } from './roles.js';
 /** Extra attempts when the model returns neither text nor tool calls. */
 const EMPTY_RETRIES = 2;
 
+/** One conversation message in the chat-completions shape. */
+function apiMessage(m: ChatMessage): ApiMessage {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
+  if (m.role === 'assistant') {
+    return m.tool_calls === undefined || m.tool_calls.length === 0
+      ? { role: 'assistant', content: m.content }
+      : { role: 'assistant', content: m.content, tool_calls: m.tool_calls };
+  }
+  return { role: m.role, content: m.content };
+}
+
 /** The conversation in the chat-completions shape, after the agent's system prompt (`tau2-spec.md` §7.2). */
 export function agentApiMessages(systemPrompt: string, messages: readonly ChatMessage[]): ApiMessage[] {
-  const out: ApiMessage[] = [{ role: 'system', content: systemPrompt }];
-  for (const m of messages) {
-    if (m.role === 'tool') out.push({ role: 'tool', tool_call_id: m.tool_call_id, content: m.content });
-    else if (m.role === 'assistant') {
-      out.push(
-        m.tool_calls === undefined || m.tool_calls.length === 0
-          ? { role: 'assistant', content: m.content }
-          : { role: 'assistant', content: m.content, tool_calls: m.tool_calls },
-      );
-    } else out.push({ role: m.role, content: m.content });
-  }
-  return out;
+  return [{ role: 'system', content: systemPrompt }, ...messages.map(apiMessage)];
 }
 
 /**
@@ -31,6 +31,8 @@ export class LlmAgent implements Agent {
   readonly #model: ChatModel;
   readonly #context: AgentContext;
   readonly #taskId: string;
+  /** The request messages so far: the history only grows, so each call converts just the new messages. */
+  readonly #api: ApiMessage[] = [];
 
   constructor(model: ChatModel, context: AgentContext, taskId: string) {
     this.#model = model;
@@ -39,7 +41,9 @@ export class LlmAgent implements Agent {
   }
 
   async respond(messages: readonly ChatMessage[]): Promise<AgentTurn> {
-    const request = agentApiMessages(this.#context.systemPrompt, messages);
+    if (this.#api.length === 0) this.#api.push({ role: 'system', content: this.#context.systemPrompt });
+    for (const m of messages.slice(this.#api.length - 1)) this.#api.push(apiMessage(m));
+    const request = this.#api;
     for (let attempt = 0; ; attempt++) {
       const completion = await this.#model.complete(request, this.#taskId, this.#context.tools);
       const text =

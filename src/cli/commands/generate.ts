@@ -17,7 +17,7 @@ import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
 interface GenerateFlags extends TaskFlags, RoleFlags {
   domain: string;
-  n: string;
+  n?: string;
   seed: string;
   difficulty: string;
   fuzz: string;
@@ -48,7 +48,7 @@ export function registerGenerate(program: Command): void {
     .option('--db <file>', 'db.json to synthesize tasks from (τ² data is labelled benchmark data)')
     .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed (default: a sandbox with --seed)')
     .option('--tasks <file>', 'tasks made by `cove tasks` (their DB comes from the tasks, or --db)')
-    .option('--n <count>', 'number of tasks', '100')
+    .option('--n <count>', 'number of tasks (default: 100, or every task of --tasks)')
     .option('--seed <n>', 'seed of everything random', '1')
     .option(
       '--text <source>',
@@ -88,7 +88,7 @@ export function registerGenerate(program: Command): void {
       throw new ConfigError(`--text must be cove or tau2, not '${flags.text}'`);
     const text = flags.text as TextSetting;
     const seed = intFlag('--seed', flags.seed, 1);
-    const n = intFlag('--n', flags.n, 100, 1);
+    const n = intFlag('--n', flags.n, flags.tasks === undefined ? 100 : Number.MAX_SAFE_INTEGER, 1);
     const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
     const concurrency = intFlag('--concurrency', flags.concurrency, 64, 1);
     const attempts = intFlag('--attempts', flags.attempts, 1, 1);

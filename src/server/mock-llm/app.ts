@@ -119,7 +119,8 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
     const taskId = c.req.header('x-cove-task-id') ?? '';
     stats.requests++;
     stats.byRole[role] = (stats.byRole[role] ?? 0) + 1;
-    const body = (await c.req.json()) as { model?: string; messages?: ApiMessage[] };
+    const raw = await c.req.text();
+    const body = JSON.parse(raw) as { model?: string; messages?: ApiMessage[] };
     const messages = body.messages ?? [];
     if (options.latencyMs !== undefined && options.latencyMs > 0) await sleep(options.latencyMs);
     if (role !== 'agent' && role !== 'user') {
@@ -200,8 +201,8 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
       const id = hidden.find((h) => !h.includes('_')) ?? hidden[0];
       if (id !== undefined) reply.content = `${reply.content ?? ''} (for reference: ${id})`;
     }
-    const promptText = JSON.stringify(messages);
-    const completionText = JSON.stringify(reply);
+    const promptTokens = tokens(raw);
+    const completionTokens = tokens(JSON.stringify(reply));
     return c.json({
       id: `chatcmpl-mock-${++counter}`,
       object: 'chat.completion',
@@ -215,9 +216,9 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
         },
       ],
       usage: {
-        prompt_tokens: tokens(promptText),
-        completion_tokens: tokens(completionText),
-        total_tokens: tokens(promptText) + tokens(completionText),
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
       },
     });
   });

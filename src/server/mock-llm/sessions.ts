@@ -1,22 +1,38 @@
-import { createHash } from 'node:crypto';
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Domain } from '../../domains/domain.js';
 import type { ChatMessage } from '../../sim/messages.js';
 import type { VisibleMessage } from '../../sim/roles.js';
 import type { CoveTask } from '../../tasks/cove-task.js';
 
-function prefixHash(messages: readonly unknown[], length: number): string {
-  return createHash('sha256')
-    .update(JSON.stringify(messages.slice(0, length)))
-    .digest('hex');
+/**
+ * A cheap fingerprint of one message (role, text length and ends, tool calls, tool-call id): enough to tell the
+ * conversations of one task apart without serialising whole histories on every request.
+ */
+function fingerprint(message: unknown): string {
+  const m = message as {
+    role?: string;
+    content?: string | null;
+    tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[];
+    tool_call_id?: string;
+  };
+  const text = m.content ?? '';
+  const calls = (m.tool_calls ?? [])
+    .map((c) => `${c.id}:${c.function?.name}:${c.function?.arguments}`)
+    .join('|');
+  return `${m.role}\u0001${text.length}\u0001${text.slice(0, 48)}\u0001${text.slice(-48)}\u0001${calls}\u0001${m.tool_call_id ?? ''}`;
+}
+
+function samePrefix(a: readonly string[], b: readonly string[], length: number): boolean {
+  if (a.length < length || b.length < length) return false;
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A role instance behind the API, fed with growing conversations. */
 interface Session<T> {
   readonly respond: (messages: readonly never[]) => Promise<T>;
-  /** How many request messages the instance has consumed, and their hash. */
-  seen: number;
-  hash: string;
+  /** Fingerprints of the request messages the instance has consumed. */
+  prints: string[];
   /** The reply to exactly those messages: a retried request gets it again (requests are idempotent). */
   last?: T;
 }
@@ -26,10 +42,10 @@ const MAX_SESSIONS = 16;
 
 /**
  * Plays the domain's oracle agent and scripted user behind the HTTP API, statelessly from the client's point of
- * view: a request's conversation is matched to a live role instance whose consumed messages are a prefix of it;
- * otherwise a new instance (seeded from the task id) replays the conversation's earlier turns to rebuild its
- * state. Role instances are deterministic, so a replay reaches the state the live one had. A request repeated
- * after a timeout or an error answer gets the same reply again.
+ * view: a request's conversation goes to the live role instance furthest along it (its consumed messages are a
+ * prefix of the request), which first plays the turns it has not played yet; with none, a new instance seeded
+ * from the task id replays the earlier turns. Role instances are deterministic, so replays reach the state a
+ * live instance had. A request repeated after a timeout or an error answer gets the same reply again.
  */
 export class RoleSessions {
   readonly #domain: Domain;
@@ -49,30 +65,31 @@ export class RoleSessions {
     key: string,
     messages: readonly unknown[],
     create: () => Session<T>,
-    replayedAt: (i: number) => boolean,
+    playedAt: (i: number) => boolean,
   ): Promise<T> {
     const sessions = (this.#sessions.get(key) ?? []) as Session<T>[];
     this.#sessions.set(key, sessions as Session<unknown>[]);
-    const full = prefixHash(messages, messages.length);
+    const prints = messages.map(fingerprint);
     const repeat = sessions.find(
-      (s) => s.seen === messages.length && s.hash === full && s.last !== undefined,
+      (s) =>
+        s.prints.length === prints.length &&
+        s.last !== undefined &&
+        samePrefix(s.prints, prints, prints.length),
     );
     if (repeat?.last !== undefined) return repeat.last;
-    // the live session furthest along this conversation; it replays the turns it has not played yet
     let session = sessions
-      .filter((s) => s.seen < messages.length && prefixHash(messages, s.seen) === s.hash)
-      .sort((a, b) => b.seen - a.seen)[0];
+      .filter((s) => s.prints.length < prints.length && samePrefix(s.prints, prints, s.prints.length))
+      .sort((a, b) => b.prints.length - a.prints.length)[0];
     if (session === undefined) {
       session = create();
       sessions.push(session);
       if (sessions.length > MAX_SESSIONS) sessions.shift();
     }
-    for (let i = Math.max(1, session.seen + 1); i < messages.length; i++) {
-      if (replayedAt(i)) await session.respond(messages.slice(0, i) as never[]);
+    for (let i = Math.max(1, session.prints.length + 1); i < messages.length; i++) {
+      if (playedAt(i)) await session.respond(messages.slice(0, i) as never[]);
     }
     const reply = await session.respond(messages as never[]);
-    session.seen = messages.length;
-    session.hash = full;
+    session.prints = prints;
     session.last = reply;
     return reply;
   }
@@ -90,14 +107,11 @@ export class RoleSessions {
       `agent\u0000${taskId}`,
       history,
       () => {
-        const agent = this.#simulation().createOracleAgent(
-          task.cove,
-          new Rng(deriveSeed(0, 'mock-llm', 'agent', taskId)),
-        );
+        const rng = new Rng(deriveSeed(0, 'mock-llm', 'agent', taskId));
+        const agent = this.#simulation().createOracleAgent(task.cove, rng);
         return {
           respond: async (m) => (await agent.respond(m as readonly ChatMessage[])).message,
-          seen: 0,
-          hash: '',
+          prints: [],
         };
       },
       // the agent spoke at every assistant message after the greeting
@@ -112,14 +126,11 @@ export class RoleSessions {
       `user\u0000${taskId}`,
       visible,
       () => {
-        const user = this.#simulation().createScriptedUser(
-          task.cove,
-          new Rng(deriveSeed(0, 'mock-llm', 'user', taskId)),
-        );
+        const rng = new Rng(deriveSeed(0, 'mock-llm', 'user', taskId));
+        const user = this.#simulation().createScriptedUser(task.cove, rng);
         return {
           respond: async (m) => (await user.respond(m as readonly VisibleMessage[])).content,
-          seen: 0,
-          hash: '',
+          prints: [],
         };
       },
       (i) => visible[i]?.role === 'user',
