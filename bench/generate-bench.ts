@@ -49,23 +49,28 @@ export async function benchScriptedEpisodes(
     coveVersion: 'bench',
   };
   base.warm(64);
-  // warm-up (JIT, statement caches), then the measured pass
-  for (const task of tasks.slice(0, 20)) await runTaskEpisode(context, task, 0, 99);
+  // warm-up (JIT, statement and entity caches), then three measured passes over every task
+  for (const task of tasks.slice(0, 60)) await runTaskEpisode(context, task, 0, 99);
+  globalThis.gc?.();
   const start = performance.now();
   let passed = 0;
   let messages = 0;
-  for (const task of tasks) {
-    const record = await runTaskEpisode(context, task, 0, 0);
-    if (record.verification.score === 1 && record.verification.stateMatch) passed++;
-    messages += record.messages.length;
+  let episodes = 0;
+  for (const attempt of [0, 1, 2]) {
+    for (const task of tasks) {
+      const record = await runTaskEpisode(context, task, 0, attempt);
+      if (record.verification.score === 1 && record.verification.stateMatch) passed++;
+      messages += record.messages.length;
+      episodes++;
+    }
   }
   const seconds = (performance.now() - start) / 1000;
   base.close();
-  if (passed !== tasks.length) throw new Error(`oracle passed only ${passed}/${tasks.length} episodes`);
+  if (passed !== episodes) throw new Error(`oracle passed only ${passed}/${episodes} episodes`);
   return {
-    scripted_episodes_per_s: round(tasks.length / seconds, 1),
-    scripted_episode_ms_mean: round((seconds * 1000) / tasks.length, 3),
-    scripted_messages_per_episode_mean: round(messages / tasks.length, 1),
+    scripted_episodes_per_s: round(episodes / seconds, 1),
+    scripted_episode_ms_mean: round((seconds * 1000) / episodes, 3),
+    scripted_messages_per_episode_mean: round(messages / episodes, 1),
     task_synthesis_per_s: round(tasksCount / synthSeconds, 1),
   };
 }

@@ -37,161 +37,154 @@ const SIMPLE_STRING = /[^"\\\u0000-\u001f]*/y;
  * @throws {JsonSyntaxError} with CPython 3.11's message (`Expecting value: line 1 column 1 (char 0)`).
  */
 export function parsePyJson(text: string): PyValue {
-  let pos = 0;
+  const parser = new Parser(text);
+  const value = parser.value();
+  parser.skipWs();
+  if (parser.pos !== text.length) parser.fail('Extra data');
+  return value;
+}
 
-  const skipWs = (): void => {
+const ESCAPED: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** A recursive-descent parser over one text (methods, not closures, on this hot path). */
+class Parser {
+  readonly text: string;
+  pos = 0;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  fail(reason: string, at = this.pos): never {
+    throw new JsonSyntaxError(reason, this.text, at);
+  }
+
+  skipWs(): void {
+    const text = this.text;
+    let pos = this.pos;
     while (pos < text.length && WS.has(text.charCodeAt(pos))) pos++;
-  };
-  const fail = (reason: string, at = pos): never => {
-    throw new JsonSyntaxError(reason, text, at);
-  };
+    this.pos = pos;
+  }
 
-  const parseString = (): string => {
-    const start = pos; // at the opening quote
-    pos++;
+  string(): string {
+    const text = this.text;
+    const start = this.pos; // at the opening quote
+    this.pos++;
     let out = '';
     for (;;) {
-      SIMPLE_STRING.lastIndex = pos;
+      SIMPLE_STRING.lastIndex = this.pos;
       SIMPLE_STRING.test(text);
-      out += text.slice(pos, SIMPLE_STRING.lastIndex);
-      pos = SIMPLE_STRING.lastIndex;
-      if (pos >= text.length) fail('Unterminated string starting at', start);
-      const ch = text[pos];
+      out += text.slice(this.pos, SIMPLE_STRING.lastIndex);
+      this.pos = SIMPLE_STRING.lastIndex;
+      if (this.pos >= text.length) this.fail('Unterminated string starting at', start);
+      const ch = text[this.pos];
       if (ch === '"') {
-        pos++;
+        this.pos++;
         return out;
       }
-      if (ch !== '\\') fail('Invalid control character at');
-      const esc = text[pos + 1];
-      switch (esc) {
-        case '"':
-        case '\\':
-        case '/':
-          out += esc;
-          pos += 2;
-          break;
-        case 'b':
-          out += '\b';
-          pos += 2;
-          break;
-        case 'f':
-          out += '\f';
-          pos += 2;
-          break;
-        case 'n':
-          out += '\n';
-          pos += 2;
-          break;
-        case 'r':
-          out += '\r';
-          pos += 2;
-          break;
-        case 't':
-          out += '\t';
-          pos += 2;
-          break;
-        case 'u': {
-          const hex = text.slice(pos + 2, pos + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid \\uXXXX escape', pos + 1);
-          out += String.fromCharCode(Number.parseInt(hex, 16));
-          pos += 6;
-          break;
-        }
-        default:
-          if (esc === undefined) fail('Unterminated string starting at', start);
-          fail('Invalid \\escape', pos);
-      }
+      if (ch !== '\\') this.fail('Invalid control character at');
+      const esc = text[this.pos + 1];
+      if (esc === undefined) this.fail('Unterminated string starting at', start);
+      const simple = ESCAPED[esc as string];
+      if (simple !== undefined) {
+        out += simple;
+        this.pos += 2;
+      } else if (esc === 'u') {
+        const hex = text.slice(this.pos + 2, this.pos + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('Invalid \\uXXXX escape', this.pos + 1);
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+        this.pos += 6;
+      } else this.fail('Invalid \\escape', this.pos);
     }
-  };
+  }
 
-  const parseValue = (): PyValue => {
-    skipWs();
+  value(): PyValue {
+    this.skipWs();
+    const text = this.text;
+    const pos = this.pos;
     const code = text.charCodeAt(pos);
-    if (code === 0x22) return parseString();
-    if (code === 0x7b) return parseObject();
-    if (code === 0x5b) return parseArray();
-    if (text.startsWith('null', pos)) {
-      pos += 4;
-      return null;
-    }
-    if (text.startsWith('true', pos)) {
-      pos += 4;
-      return true;
-    }
-    if (text.startsWith('false', pos)) {
-      pos += 5;
-      return false;
-    }
-    if (text.startsWith('NaN', pos)) {
-      pos += 3;
-      return Number.NaN;
-    }
-    if (text.startsWith('Infinity', pos)) {
-      pos += 8;
-      return Number.POSITIVE_INFINITY;
-    }
-    if (text.startsWith('-Infinity', pos)) {
-      pos += 9;
-      return Number.NEGATIVE_INFINITY;
+    if (code === 0x22) return this.string();
+    if (code === 0x7b) return this.object();
+    if (code === 0x5b) return this.array();
+    for (const [word, value] of LITERALS) {
+      if (text.startsWith(word, pos)) {
+        this.pos += word.length;
+        return value;
+      }
     }
     NUMBER.lastIndex = pos;
     const m = NUMBER.exec(text);
-    if (m === null) return fail('Expecting value');
-    pos = NUMBER.lastIndex;
+    if (m === null) return this.fail('Expecting value');
+    this.pos = NUMBER.lastIndex;
     if (m[1] === undefined && m[2] === undefined) return BigInt(m[0]);
     return Number(m[0]);
-  };
+  }
 
-  const parseObject = (): PyDict => {
+  object(): PyDict {
     const dict: PyDict = new Map();
-    pos++;
-    skipWs();
-    if (text[pos] === '}') {
-      pos++;
+    const text = this.text;
+    this.pos++;
+    this.skipWs();
+    if (text[this.pos] === '}') {
+      this.pos++;
       return dict;
     }
     for (;;) {
-      skipWs();
-      if (text[pos] !== '"') fail('Expecting property name enclosed in double quotes');
-      const key = parseString();
-      skipWs();
-      if (text[pos] !== ':') fail("Expecting ':' delimiter");
-      pos++;
-      dict.set(key, parseValue());
-      skipWs();
-      const ch = text[pos];
+      this.skipWs();
+      if (text[this.pos] !== '"') this.fail('Expecting property name enclosed in double quotes');
+      const key = this.string();
+      this.skipWs();
+      if (text[this.pos] !== ':') this.fail("Expecting ':' delimiter");
+      this.pos++;
+      dict.set(key, this.value());
+      this.skipWs();
+      const ch = text[this.pos];
       if (ch === '}') {
-        pos++;
+        this.pos++;
         return dict;
       }
-      if (ch !== ',') fail("Expecting ',' delimiter");
-      pos++;
+      if (ch !== ',') this.fail("Expecting ',' delimiter");
+      this.pos++;
     }
-  };
+  }
 
-  const parseArray = (): PyValue[] => {
+  array(): PyValue[] {
     const list: PyValue[] = [];
-    pos++;
-    skipWs();
-    if (text[pos] === ']') {
-      pos++;
+    const text = this.text;
+    this.pos++;
+    this.skipWs();
+    if (text[this.pos] === ']') {
+      this.pos++;
       return list;
     }
     for (;;) {
-      list.push(parseValue());
-      skipWs();
-      const ch = text[pos];
+      list.push(this.value());
+      this.skipWs();
+      const ch = text[this.pos];
       if (ch === ']') {
-        pos++;
+        this.pos++;
         return list;
       }
-      if (ch !== ',') fail("Expecting ',' delimiter");
-      pos++;
+      if (ch !== ',') this.fail("Expecting ',' delimiter");
+      this.pos++;
     }
-  };
-
-  const value = parseValue();
-  skipWs();
-  if (pos !== text.length) fail('Extra data');
-  return value;
+  }
 }
+
+const LITERALS: readonly [string, PyValue][] = [
+  ['null', null],
+  ['true', true],
+  ['false', false],
+  ['NaN', Number.NaN],
+  ['Infinity', Number.POSITIVE_INFINITY],
+  ['-Infinity', Number.NEGATIVE_INFINITY],
+];

@@ -57,52 +57,62 @@ export function pyJsonString(s: string, ensureAscii = true): string {
 export function pyJsonDumps(value: PyJsonInput, options: PyJsonOptions = {}): string {
   const indent = options.indent;
   const [itemSep, keySep] = options.separators ?? (indent === undefined ? [', ', ': '] : [',', ': ']);
-  const ensureAscii = options.ensureAscii ?? true;
-  const sortKeys = options.sortKeys ?? false;
-  const intFloats = options.integralFloatsAsInts ?? false;
+  return writeValue(value, 0, {
+    indent,
+    itemSep,
+    keySep,
+    ensureAscii: options.ensureAscii ?? true,
+    sortKeys: options.sortKeys ?? false,
+    intFloats: options.integralFloatsAsInts ?? false,
+  });
+}
 
-  const newline = (depth: number): string => (indent === undefined ? '' : `\n${' '.repeat(indent * depth)}`);
+/** Resolved writer options (module-level functions, no per-call closures on this hot path). */
+interface WriteContext {
+  readonly indent: number | undefined;
+  readonly itemSep: string;
+  readonly keySep: string;
+  readonly ensureAscii: boolean;
+  readonly sortKeys: boolean;
+  readonly intFloats: boolean;
+}
 
-  const write = (v: PyJsonInput, depth: number): string => {
-    switch (typeof v) {
-      case 'string':
-        return pyJsonString(v, ensureAscii);
-      case 'number':
-        return intFloats && Number.isInteger(v) ? BigInt(v).toString() : pyJsonFloat(v);
-      case 'bigint':
-        return v.toString();
-      case 'boolean':
-        return v ? 'true' : 'false';
-      default:
-        break;
-    }
-    if (v === null) return 'null';
-    if (Array.isArray(v)) {
-      if (v.length === 0) return '[]';
-      const inner = newline(depth + 1);
-      let out = `[${inner}${write(v[0] as PyJsonInput, depth + 1)}`;
-      for (let i = 1; i < v.length; i++) out += `${itemSep}${inner}${write(v[i] as PyJsonInput, depth + 1)}`;
-      return `${out}${newline(depth)}]`;
-    }
-    let keys: string[];
-    let get: (k: string) => PyJsonInput;
-    if (v instanceof Map) {
-      keys = [...v.keys()];
-      get = (k) => v.get(k) as PyJsonInput;
-    } else {
-      const obj = v as PyModel;
-      keys = Object.keys(obj);
-      get = (k) => obj[k] as PyJsonInput;
-    }
-    if (keys.length === 0) return '{}';
-    if (sortKeys) keys.sort(comparePyStr);
-    const inner = newline(depth + 1);
-    let out = '{';
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i] as string;
-      out += `${i > 0 ? itemSep : ''}${inner}${pyJsonString(k, ensureAscii)}${keySep}${write(get(k), depth + 1)}`;
-    }
-    return `${out}${newline(depth)}}`;
-  };
-  return write(value, 0);
+function newline(ctx: WriteContext, depth: number): string {
+  return ctx.indent === undefined ? '' : `\n${' '.repeat(ctx.indent * depth)}`;
+}
+
+function writeValue(v: PyJsonInput, depth: number, ctx: WriteContext): string {
+  switch (typeof v) {
+    case 'string':
+      return pyJsonString(v, ctx.ensureAscii);
+    case 'number':
+      return ctx.intFloats && Number.isInteger(v) ? BigInt(v).toString() : pyJsonFloat(v);
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default:
+      break;
+  }
+  if (v === null) return 'null';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    const inner = newline(ctx, depth + 1);
+    let out = `[${inner}${writeValue(v[0] as PyJsonInput, depth + 1, ctx)}`;
+    for (let i = 1; i < v.length; i++)
+      out += `${ctx.itemSep}${inner}${writeValue(v[i] as PyJsonInput, depth + 1, ctx)}`;
+    return `${out}${newline(ctx, depth)}]`;
+  }
+  const isMap = v instanceof Map;
+  const keys = isMap ? [...(v as ReadonlyMap<string, PyJsonInput>).keys()] : Object.keys(v as PyModel);
+  if (keys.length === 0) return '{}';
+  if (ctx.sortKeys) keys.sort(comparePyStr);
+  const inner = newline(ctx, depth + 1);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const item = isMap ? (v as ReadonlyMap<string, PyJsonInput>).get(k) : (v as PyModel)[k];
+    out += `${i > 0 ? ctx.itemSep : ''}${inner}${pyJsonString(k, ctx.ensureAscii)}${ctx.keySep}${writeValue(item as PyJsonInput, depth + 1, ctx)}`;
+  }
+  return `${out}${newline(ctx, depth)}}`;
 }

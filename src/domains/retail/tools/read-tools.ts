@@ -1,13 +1,28 @@
 import { ToolError } from '../../../core/errors.js';
+import type { PyModel } from '../../../core/py-json.js';
 import { pyJsonDumps } from '../../../core/py-json.js';
 import { type PyValue, pyTypeName } from '../../../core/py-value.js';
-import { text } from '../../../env/sql.js';
+import { pyDictKey } from '../../../env/py-ops.js';
+import { type SqlConnection, text } from '../../../env/sql.js';
 import type { ToolSpec } from '../../../env/tool.js';
 import { orderDump, productDump, userDump, variantDump } from '../dump.js';
-import { getItem, getOrder, getProduct, getUser } from '../lookups.js';
+import { getItem } from '../lookups.js';
 import { orderIdParam, stringParam, userIdParam } from './params.js';
 
 /** The read-only retail tools (τ² `ToolType.READ`). */
+
+/** An entity's dump by a raw key (`_get_order` & co.: unhashable keys raise, others just are not found). */
+function found(
+  dump: (sql: SqlConnection, key: string) => PyModel | undefined,
+  sql: SqlConnection,
+  key: PyValue,
+  notFound: string,
+): PyModel {
+  const k = pyDictKey(key);
+  const value = k === undefined ? undefined : dump(sql, k);
+  if (value === undefined) throw new ToolError(notFound);
+  return value;
+}
 
 /** Python's `value.lower()` on a raw argument. */
 function pyLower(value: PyValue): string {
@@ -72,7 +87,8 @@ export const getOrderDetails: ToolSpec = {
   params: [orderIdParam],
   description: 'Show one order: status, items, shipping address, fulfillments and payment history.',
   run({ sql }, { order_id }) {
-    return orderDump(sql, text(getOrder(sql, order_id ?? null), 'order_id')) ?? null;
+    // the dump itself tells whether the order exists (and is cached for unchanged orders)
+    return found(orderDump, sql, order_id ?? null, 'Order not found');
   },
 };
 
@@ -87,7 +103,7 @@ export const getProductDetails: ToolSpec = {
   ],
   description: 'Show a product type with every variant item: its options, price and availability.',
   run({ sql }, { product_id }) {
-    return productDump(sql, text(getProduct(sql, product_id ?? null), 'product_id')) ?? null;
+    return found(productDump, sql, product_id ?? null, 'Product not found');
   },
 };
 
@@ -113,7 +129,7 @@ export const getUserDetails: ToolSpec = {
   description:
     "Show a customer's profile: name, default address, email, saved payment methods and order ids.",
   run({ sql }, { user_id }) {
-    return userDump(sql, text(getUser(sql, user_id ?? null), 'user_id')) ?? null;
+    return found(userDump, sql, user_id ?? null, 'User not found');
   },
 };
 
