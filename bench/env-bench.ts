@@ -8,8 +8,9 @@ import { parseTau2Tasks } from '../src/tasks/tau2-task.js';
 import { p50, round } from './stats.js';
 
 /**
- * Environment workloads on τ²'s retail DB: episode forks (warm pool and cold), a read tool call, memory per
- * live episode, and the gold replay + τ² DB check of all 114 tasks.
+ * Environment workloads on τ²'s retail DB: episode forks (warm pool and cold), a read tool call (served from the
+ * base-wide entity cache, and with nothing cached), memory per live episode, and the gold replay + τ² DB check of
+ * all 114 tasks.
  */
 export function benchEnvironment(domain: Domain, tau2Dir: string): Record<string, number> {
   const loadStart = performance.now();
@@ -51,6 +52,15 @@ export function benchEnvironment(domain: Domain, tau2Dir: string): Record<string
     episode.call('get_order_details', pyDict({ order_id: orderId }));
     reads.push(performance.now() - t);
   }
+  // the same read with nothing cached (first read of an entity, or of one the episode changed)
+  const uncached: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const orderId = orders[i % orders.length] as string;
+    base.entityCache.clear();
+    const t = performance.now();
+    episode.call('get_order_details', pyDict({ order_id: orderId }));
+    uncached.push(performance.now() - t);
+  }
   episode.close();
 
   // all 114 tasks: gold replay, then τ²'s DB check (write calls replayed as the "predicted" side, compared)
@@ -83,6 +93,7 @@ export function benchEnvironment(domain: Domain, tau2Dir: string): Record<string
     episode_fork_ms_p50: round(p50(warm), 4),
     episode_fork_cold_ms_p50: round(p50(cold), 3),
     read_tool_call_us_p50: round(p50(reads) * 1000, 1),
+    read_tool_call_uncached_us_p50: round(p50(uncached) * 1000, 1),
     episode_memory_mb: round((rssAfter - rssBefore) / live.length / 1e6, 3),
     retail_gold_replay_verify_s: round(replaySeconds, 3),
     retail_gold_replay_tasks: tasks.length,
