@@ -107,45 +107,46 @@ function itemsAfterSwap(
   return items;
 }
 
-const modifyItems = writeKind(
-  'modify_pending_order_items',
-  (a) => ({
+/** Arguments of the two item-swapping tools. */
+function swapArgs(a: Args): Record<string, unknown> {
+  return {
     order_id: str(a, 'order_id'),
     item_ids: strs(a, 'item_ids'),
     new_item_ids: strs(a, 'new_item_ids'),
     payment_method_id: str(a, 'payment_method_id'),
-  }),
-  (c, context) => {
-    const orderId = str(c.args, 'order_id');
-    const o = finalOrder(context, orderId);
-    const probe = context.final.base.fork();
-    const before = new ViewReader(probe).order(orderId);
-    probe.close();
-    if (o === undefined || before === undefined) return verdict(false, `order ${orderId} missing`);
-    const expected = itemsAfterSwap(
-      before.items.map((i) => i.item_id),
-      strs(c.args, 'item_ids'),
-      strs(c.args, 'new_item_ids'),
-    );
-    const ids = o.items.map((i) => i.item_id);
-    let ok =
-      o.status === 'pending (item modified)' &&
-      eqList(sorted(ids), sorted(expected)) &&
-      o.payment_history
-        .slice(before.payment_history.length)
-        .some((p) => p.payment_method_id === str(c.args, 'payment_method_id'));
-    if (ok && context.semantics === 'fixed') {
-      const reader = new ViewReader(context.final);
-      ok = o.items.every((it) => {
-        const v = reader.product(it.product_id)?.variants[it.item_id];
-        return (
-          v !== undefined && v.price === it.price && JSON.stringify(v.options) === JSON.stringify(it.options)
-        );
-      });
-    }
-    return verdict(ok, `order ${orderId} items ${ok ? 'swapped' : `are [${ids.join(', ')}]`}`);
-  },
-);
+  };
+}
+
+const modifyItems = writeKind('modify_pending_order_items', swapArgs, (c, context) => {
+  const orderId = str(c.args, 'order_id');
+  const o = finalOrder(context, orderId);
+  const probe = context.final.base.fork();
+  const before = new ViewReader(probe).order(orderId);
+  probe.close();
+  if (o === undefined || before === undefined) return verdict(false, `order ${orderId} missing`);
+  const expected = itemsAfterSwap(
+    before.items.map((i) => i.item_id),
+    strs(c.args, 'item_ids'),
+    strs(c.args, 'new_item_ids'),
+  );
+  const ids = o.items.map((i) => i.item_id);
+  let ok =
+    o.status === 'pending (item modified)' &&
+    eqList(sorted(ids), sorted(expected)) &&
+    o.payment_history
+      .slice(before.payment_history.length)
+      .some((p) => p.payment_method_id === str(c.args, 'payment_method_id'));
+  if (ok && context.semantics === 'fixed') {
+    const reader = new ViewReader(context.final);
+    ok = o.items.every((it) => {
+      const v = reader.product(it.product_id)?.variants[it.item_id];
+      return (
+        v !== undefined && v.price === it.price && JSON.stringify(v.options) === JSON.stringify(it.options)
+      );
+    });
+  }
+  return verdict(ok, `order ${orderId} items ${ok ? 'swapped' : `are [${ids.join(', ')}]`}`);
+});
 
 const modifyUserAddress = writeKind(
   'modify_user_address',
@@ -176,30 +177,21 @@ const returnItems = writeKind(
   },
 );
 
-const exchangeItems = writeKind(
-  'exchange_delivered_order_items',
-  (a) => ({
-    order_id: str(a, 'order_id'),
-    item_ids: strs(a, 'item_ids'),
-    new_item_ids: strs(a, 'new_item_ids'),
-    payment_method_id: str(a, 'payment_method_id'),
-  }),
-  (c, context) => {
-    const o = finalOrder(context, str(c.args, 'order_id')) as
-      | (OrderView & {
-          exchange_items?: string[];
-          exchange_new_items?: string[];
-          exchange_payment_method_id?: string;
-        })
-      | undefined;
-    const ok =
-      o?.status === 'exchange requested' &&
-      eqList(o.exchange_items ?? [], sorted(strs(c.args, 'item_ids'))) &&
-      eqList(o.exchange_new_items ?? [], sorted(strs(c.args, 'new_item_ids'))) &&
-      o.exchange_payment_method_id === str(c.args, 'payment_method_id');
-    return verdict(ok, `order ${str(c.args, 'order_id')} status=${o?.status ?? 'missing'}`);
-  },
-);
+const exchangeItems = writeKind('exchange_delivered_order_items', swapArgs, (c, context) => {
+  const o = finalOrder(context, str(c.args, 'order_id')) as
+    | (OrderView & {
+        exchange_items?: string[];
+        exchange_new_items?: string[];
+        exchange_payment_method_id?: string;
+      })
+    | undefined;
+  const ok =
+    o?.status === 'exchange requested' &&
+    eqList(o.exchange_items ?? [], sorted(strs(c.args, 'item_ids'))) &&
+    eqList(o.exchange_new_items ?? [], sorted(strs(c.args, 'new_item_ids'))) &&
+    o.exchange_payment_method_id === str(c.args, 'payment_method_id');
+  return verdict(ok, `order ${str(c.args, 'order_id')} status=${o?.status ?? 'missing'}`);
+});
 
 const information: ConstraintKind = {
   name: 'information',
