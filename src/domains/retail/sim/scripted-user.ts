@@ -1,7 +1,8 @@
 import type { Rng } from '../../../core/rng.js';
 import type { UserSimulator, UserTurn, VisibleMessage } from '../../../sim/roles.js';
+import { addressRefText, itemText, orderText, paymentText, variantText } from '../synthesis/phrases.js';
 import type { AddressRef, ItemRef, OrderRef, PaymentRef, VariantRef } from '../synthesis/references.js';
-import type { RetailFuzz, RetailRequest } from '../synthesis/requests.js';
+import type { ItemSwap, RetailFuzz, RetailRequest } from '../synthesis/requests.js';
 import { ACCEPT_REFUSAL, askFor, identify, opening, STOP, THANKS_NEXT, YES } from './user-texts.js';
 
 /**
@@ -59,7 +60,11 @@ export class RetailScriptedUser implements UserSimulator {
       return identify(this.#rng, this.#fuzz.user);
     }
     const isWrite = request.kind !== 'information' && request.kind !== 'refusal';
-    if (isWrite && !this.#confirmed && /(\(yes\/no\)|proceed|go ahead|confirm|shall i|should i)/.test(text)) {
+    if (
+      isWrite &&
+      !this.#confirmed &&
+      /(\(yes\/no\)|yes or no|proceed|go ahead|confirm|shall i)/.test(text)
+    ) {
       if (proposalMatches(request, text)) {
         this.#confirmed = true;
         return this.#rng.pick(YES);
@@ -82,11 +87,38 @@ export class RetailScriptedUser implements UserSimulator {
     if (request.kind === 'information' && /\$?\d+\.\d{1,2}\b/.test(text)) {
       return this.#advance(this.#rng.pick(THANKS_NEXT));
     }
+    const answer = text.includes('?') ? answerQuestion(this.#rng, request, text) : undefined;
+    if (answer !== undefined) return answer;
     return (
       this.#rng.pick(['Let me repeat what I need:', 'To be clear:', 'Sorry if I was unclear.']) +
       ` ${askFor(this.#rng, request)}`
     );
   }
+}
+
+/**
+ * A direct answer to an agent's question about one part of the request (which payment method, which address,
+ * which items, which order), from the fuzzy descriptions; `undefined` when the question is about something else.
+ */
+function answerQuestion(rng: Rng, request: RetailRequest, text: string): string | undefined {
+  const r = request as Partial<{
+    payment: PaymentRef;
+    address: AddressRef;
+    items: readonly (ItemRef | ItemSwap)[];
+    order: OrderRef;
+  }>;
+  if (r.payment !== undefined && /(payment|pay with|card|refund)/.test(text))
+    return `Please use ${paymentText(r.payment)}.`;
+  if (r.address !== undefined && /(address|ship)/.test(text))
+    return `The address is ${addressRefText(r.address)}.`;
+  if (r.items !== undefined && /(item|which one|option|size|color|colour)/.test(text)) {
+    const parts = r.items.map((x) =>
+      'replacement' in x ? `${itemText(x.item)} for ${variantText(x.replacement)}` : itemText(x),
+    );
+    return `It's ${parts.join(' and ')}.`;
+  }
+  if (r.order !== undefined && /order/.test(text)) return `It's ${orderText(rng, r.order)}.`;
+  return undefined;
 }
 
 const VERBS: Record<string, RegExp> = {
