@@ -29,7 +29,10 @@ export async function benchScriptedEpisodes(
       difficulty: 'mixed',
       fuzz: 2,
       semantics: 'parity',
-      db: { sandbox: { domain: domain.name, seed: 1, size: { users: 500, orders: 1000 } } },
+      db: {
+        sandbox: { domain: domain.name, seed: 1, size: { users: 500, orders: 1000 } },
+        canonical_sha256: hashes.canonical_sha256,
+      },
       coveVersion: 'bench',
     },
     tasksCount,

@@ -54,7 +54,10 @@ export async function benchLlmBound(domain: Domain, tasksCount = 384): Promise<R
       difficulty: 'mixed',
       fuzz: 2,
       semantics: 'parity',
-      db: { sandbox: { domain: domain.name, seed: 2, size: { users: 500, orders: 1000 } } },
+      db: {
+        sandbox: { domain: domain.name, seed: 2, size: { users: 500, orders: 1000 } },
+        canonical_sha256: hashes.canonical_sha256,
+      },
       coveVersion: 'bench',
     },
     tasksCount,

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { pyJsonDumps } from '../core/py-json.js';
 import type { PyValue } from '../core/py-value.js';
@@ -31,6 +31,8 @@ export function chooseDb(
     sandboxSeed?: number | undefined;
     users?: number | undefined;
     orders?: number | undefined;
+    /** Folder the recorded `path` is made relative to (the tasks file's folder). @defaultValue absolute */
+    pathBase?: string | undefined;
   },
 ): DbChoice {
   if (options.db !== undefined && options.sandboxSeed !== undefined) {
@@ -41,7 +43,10 @@ export function chooseDb(
     return {
       loaded,
       source: {
-        path: resolve(options.db),
+        path:
+          options.pathBase === undefined
+            ? resolve(options.db)
+            : relative(resolve(options.pathBase), resolve(options.db)),
         canonical_sha256: loaded.hashes.canonical_sha256,
         benchmark: loaded.isTau2Benchmark,
       },
@@ -53,9 +58,13 @@ export function chooseDb(
   const size = { users: options.users ?? 500, orders: options.orders ?? 1000 };
   const value: PyValue = domain.generateSandbox({ seed: options.sandboxSeed, ...size });
   const text = pyJsonDumps(value, { indent: 4 });
+  const loaded = baseFromValue(domain, value, `sandbox(seed=${options.sandboxSeed})`);
   return {
-    loaded: baseFromValue(domain, value, `sandbox(seed=${options.sandboxSeed})`),
-    source: { sandbox: { domain: domain.name, seed: options.sandboxSeed, size } },
+    loaded,
+    source: {
+      sandbox: { domain: domain.name, seed: options.sandboxSeed, size },
+      canonical_sha256: loaded.hashes.canonical_sha256,
+    },
     sandboxText: text,
   };
 }

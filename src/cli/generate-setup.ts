@@ -10,7 +10,7 @@ import { synthesizeTask } from '../tasks/sampler.js';
 import type { FuzzLevel } from '../tasks/synthesis.js';
 import { COVE_VERSION } from '../version.js';
 import { chooseDb, intFlag } from './db-source.js';
-import { loadTasksForGenerate } from './tasks-input.js';
+import { loadCoveTasks } from './tasks-input.js';
 
 /** Where a run's tasks come from: synthesized on demand from a DB, or read from a file. */
 export interface TaskSource {
@@ -18,10 +18,15 @@ export interface TaskSource {
   readonly sandboxText?: string;
   /** Identifies the source for the resume check (`sandbox:<seed>`, `db:<hash>`, `tasks:<hash>`). */
   readonly sourceId: string;
-  /** Tasks 0..n-1 (synthesizing more when asked, if the source allows). */
-  tasks(n: number): CoveTask[];
+  /**
+   * Tasks 0..n-1 (synthesizing more when asked, if the source allows), yielding to the event loop now and then
+   * so that Ctrl-C and progress output get through; stops early when `shouldStop` says so.
+   */
+  tasks(n: number, onTask?: (done: number) => void, shouldStop?: () => boolean): Promise<CoveTask[]>;
   /** Whether more tasks can be made than the file holds (`--target-sft`). */
   readonly open: boolean;
+  /** The semantics the tasks were made under (a tasks file decides it). */
+  readonly semantics: Semantics;
 }
 
 /** Flags that decide the tasks of `cove generate`. */
@@ -45,17 +50,20 @@ export function taskSource(
     fuzz: FuzzLevel;
     semantics: Semantics;
     k?: number;
+    /** The run folder, where tasks.json is written (a DB path is recorded relative to it). */
+    out: string;
   },
 ): TaskSource {
   if (flags.tasks !== undefined) {
     if (flags.sandboxSeed !== undefined)
       throw new ConfigError('give either --tasks or --sandbox-seed, not both');
-    const input = loadTasksForGenerate(domain, flags.tasks, flags.db);
+    const input = loadCoveTasks(domain, flags.tasks, flags.db);
     return {
+      semantics: input.semantics,
       loaded: input.loaded,
       ...(input.sandboxText === undefined ? {} : { sandboxText: input.sandboxText }),
       sourceId: `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`,
-      tasks: (n) => input.tasks.slice(0, Math.min(n, input.tasks.length)),
+      tasks: async (n) => input.tasks.slice(0, Math.min(n, input.tasks.length)),
       open: false,
     };
   }
@@ -63,7 +71,8 @@ export function taskSource(
   if (synthesis === undefined) throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
   const sandboxSeed =
     flags.db === undefined ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed) : undefined;
-  const choice = chooseDb(domain, { db: flags.db, sandboxSeed });
+  // tasks.json is written into the run folder: a DB path is recorded relative to it
+  const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: options.out });
   const synthesisOptions: SynthesisOptions = {
     domain: domain.name,
     seed: options.seed,
@@ -80,9 +89,13 @@ export function taskSource(
     ...(choice.sandboxText === undefined ? {} : { sandboxText: choice.sandboxText }),
     sourceId:
       flags.db === undefined ? `sandbox:${sandboxSeed}` : `db:${choice.loaded.hashes.canonical_sha256}`,
-    tasks(n) {
-      while (made.length < n)
+    semantics: options.semantics,
+    async tasks(n, onTask, shouldStop) {
+      while (made.length < n && shouldStop?.() !== true) {
         made.push(synthesizeTask(synthesis, choice.loaded.base, synthesisOptions, made.length));
+        onTask?.(made.length);
+        if (made.length % 16 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       return made.slice(0, n);
     },
     open: true,

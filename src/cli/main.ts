@@ -20,6 +20,12 @@ registerReplay(program);
 registerSandbox(program);
 registerTasks(program);
 
+// `cove replay … | head` closes stdout early: stop quietly
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {

@@ -1,22 +1,35 @@
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import { type LoadedDb, readJsonFile } from '../domains/load-db.js';
+import type { Semantics } from '../env/tool.js';
 import { type CoveTask, readCoveBlocks } from '../tasks/cove-task.js';
-import { parseTau2Tasks } from '../tasks/tau2-task.js';
+import { type LoadedTask, parseTau2Tasks } from '../tasks/tau2-task.js';
 import { chooseDb } from './db-source.js';
 
+/** Generated tasks with the DB they were made from. */
+export interface CoveTaskInput {
+  readonly tasks: CoveTask[];
+  readonly loaded: LoadedDb;
+  readonly sandboxText?: string;
+  /** The tool semantics the tasks were made (and proven solvable) under. */
+  readonly semantics: Semantics;
+}
+
+/** True when every task of a parsed tasks file has a `cove` block. */
+export function allCoveTasks(tasks: readonly LoadedTask[]): boolean {
+  return tasks.length > 0 && tasks.every((t) => (t.raw as Map<string, unknown>).has('cove'));
+}
+
 /**
- * Reads a tasks file for `cove generate --tasks`: every task must carry a `cove` block (τ² benchmark tasks are
- * refused with a clear error), all of one domain and one DB; the DB is `--db`, else the one the tasks name (a
- * sandbox is regenerated from its seed).
- * @throws {InputFileError} for malformed or τ²-only tasks; {@link ConfigError} for mixed or missing DBs.
+ * Reads tasks made by `cove tasks` / `cove generate`: every task must carry a `cove` block (τ² benchmark tasks
+ * are refused with a clear error), all of one domain, one DB and one semantics. The DB is `--db`, else the one
+ * the tasks name (a relative path is relative to the tasks file; a sandbox is regenerated from its seed); either
+ * way it must hash to what the tasks record.
+ * @throws {InputFileError} for malformed or τ²-only tasks; {@link ConfigError} for mixed or mismatched DBs.
  */
-export function loadTasksForGenerate(
-  domain: Domain,
-  file: string,
-  dbFlag?: string,
-): { tasks: CoveTask[]; loaded: LoadedDb; sandboxText?: string } {
+export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): CoveTaskInput {
   const loaded = parseTau2Tasks(readJsonFile(file), file);
   const blocks = readCoveBlocks(
     loaded.map((t) => t.raw),
@@ -32,6 +45,9 @@ export function loadTasksForGenerate(
   const dbs = new Set(blocks.map((b) => JSON.stringify(b.db)));
   if (dbs.size > 1)
     throw new ConfigError(`${file}: the tasks come from ${dbs.size} different DBs; split the file`);
+  const semantics = new Set(blocks.map((b) => b.semantics));
+  if (semantics.size > 1)
+    throw new ConfigError(`${file}: the tasks mix parity and fixed semantics; split the file`);
   const db = blocks[0]?.db as CoveTask['cove']['db'];
   const choice =
     dbFlag !== undefined
@@ -42,17 +58,20 @@ export function loadTasksForGenerate(
             users: db.sandbox.size.users,
             orders: db.sandbox.size.orders,
           })
-        : chooseDb(domain, { db: db.path });
-  if (
-    'canonical_sha256' in db &&
-    dbFlag === undefined &&
-    choice.loaded.hashes.canonical_sha256 !== db.canonical_sha256
-  ) {
-    throw new ConfigError(`${db.path} no longer has the hash the tasks were made from; pass --db`);
+        : chooseDb(domain, { db: resolve(dirname(file), db.path) });
+  const expected = (db as { canonical_sha256?: string }).canonical_sha256;
+  if (expected !== undefined && choice.loaded.hashes.canonical_sha256 !== expected) {
+    choice.loaded.base.close();
+    const what = dbFlag ?? ('sandbox' in db ? `the sandbox (seed ${db.sandbox.seed})` : db.path);
+    throw new ConfigError(
+      `${what} is not the DB the tasks in ${file} were made from (canonical hash ${choice.loaded.hashes.canonical_sha256.slice(0, 12)}…, ` +
+        `the tasks say ${expected.slice(0, 12)}…)`,
+    );
   }
   return {
     tasks,
     loaded: choice.loaded,
     ...(choice.sandboxText === undefined ? {} : { sandboxText: choice.sandboxText }),
+    semantics: blocks[0]?.semantics ?? 'parity',
   };
 }

@@ -139,10 +139,12 @@ export class ChatModel {
       const code = e instanceof OpenAI.APIError ? e.status : undefined;
       const retried = code === undefined || RETRIED_STATUSES.has(code) || code >= 500;
       const how = retried ? `failed after ${this.config.max_retries} retries` : 'failed (not retryable)';
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message;
       throw new RoleError(
         this.role === 'user' ? 'user' : 'agent',
         'infrastructure',
-        `${this.role} model call ${how}: ${code === undefined ? '' : `HTTP ${code}: `}${(e as Error).message}`,
+        `${this.role} model call to ${this.config.base_url} ${how}: ${code === undefined ? '' : `HTTP ${code}: `}${(e as Error).message}${why === undefined ? '' : ` (${why})`}`,
         { cause: e },
       );
     }

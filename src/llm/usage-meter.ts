@@ -30,6 +30,8 @@ export class UsageMeter {
   calls = 0;
   readonly #maxTokens: number | undefined;
   readonly #maxCostUsd: number | undefined;
+  /** Trajectories whose usage is already counted (live, or absorbed from an earlier run of the folder). */
+  readonly #counted = new Set<string>();
 
   constructor(budget: { max_tokens?: number | undefined; max_cost_usd?: number | undefined } = {}) {
     this.#maxTokens = budget.max_tokens;
@@ -41,6 +43,26 @@ export class UsageMeter {
     this.promptTokens += usage.prompt_tokens;
     this.completionTokens += usage.completion_tokens;
     this.costUsd += usage.cost_usd;
+  }
+
+  /**
+   * Counts the usage of a trajectory written by an earlier run of the same folder, once: a resumed run's budget
+   * covers the whole run, not each invocation.
+   */
+  absorb(
+    trajectoryId: string,
+    usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number },
+  ): void {
+    if (this.#counted.has(trajectoryId)) return;
+    this.#counted.add(trajectoryId);
+    this.promptTokens += usage.prompt_tokens;
+    this.completionTokens += usage.completion_tokens;
+    this.costUsd += usage.cost_usd;
+  }
+
+  /** Marks a trajectory made in this process as counted (its calls were added as they happened). */
+  counted(trajectoryId: string): void {
+    this.#counted.add(trajectoryId);
   }
 
   exhausted(): boolean {

@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
+import type { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/run-episode.js';
 import type { CoveTask } from '../tasks/cove-task.js';
@@ -40,6 +41,8 @@ export interface GenerateJob {
   /** Settings that must match to resume (recorded in run.json). */
   readonly fingerprint: Readonly<Record<string, unknown>>;
   readonly onProgress?: (done: number, total: number, kept: number) => void;
+  /** Run-wide usage: trajectories already in the folder are counted into it (so a budget spans resumes). */
+  readonly meter?: UsageMeter;
   /** Polled before each new episode; true stops starting new ones (budget reached, Ctrl-C). */
   readonly shouldStop?: () => boolean;
 }
@@ -70,6 +73,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   const loaded = loadTrajectoryLog(paths.trajectories);
   const records: TrajectoryRecord[] = [...loaded.records];
   const byId = new Map(records.map((r) => [r.id, r]));
+  for (const r of records) job.meter?.absorb(r.id, r.usage);
   const context: RunContext = {
     run: job.runName,
     domain: job.domain,
@@ -94,19 +98,30 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     await Promise.all(
       job.tasks.map((task) =>
         limit(async () => {
+          let ran = false;
           for (let attempt = 0; attempt < job.attempts; attempt++) {
             const id = episodeId(context, task, 0, attempt);
             let record = byId.get(id);
+            // an episode lost to the infrastructure (model server down, …) is run again, as τ² retries them
+            if (record?.termination_reason === 'infrastructure_error') record = undefined;
             if (record === undefined) {
+              // let signals, timers and progress output through between scripted episodes (which never wait on I/O)
+              await new Promise<void>((resolve) => setImmediate(resolve));
               if (job.shouldStop?.() === true) break;
               record = await runTaskEpisode(context, task, 0, attempt);
+              job.meter?.counted(record.id);
+              ran = true;
               log.append(record);
+              const previous = records.findIndex((r) => r.id === id);
+              if (previous >= 0) records.splice(previous, 1);
               records.push(record);
               byId.set(id, record);
               newEpisodes++;
             }
+            ran = true;
             if (keptForSft(record)) break;
           }
+          if (!ran) return; // stopped before this task started
           done++;
           job.onProgress?.(done, total, keptTasks());
         }),

@@ -6,20 +6,20 @@ export interface LoadedLog {
   readonly records: TrajectoryRecord[];
   /** Bytes of a torn last line that were cut off (a crash in the middle of a write). */
   readonly truncatedBytes: number;
-  /** Lines whose id had already appeared (kept once). */
+  /** Lines whose id had already appeared: the later line replaces the earlier (a retried episode). */
   readonly duplicates: number;
 }
 
 /**
- * Reads `trajectories.jsonl` for a resume: every complete line is a record (the first of each id is kept); a
- * torn last line — no newline, or not JSON — is cut off the file so appending can go on cleanly.
+ * Reads `trajectories.jsonl` for a resume: every complete line is a record, and a later line with the same id
+ * replaces the earlier one (an episode that failed on infrastructure and was run again); a torn last line — no
+ * newline, or not JSON — is cut off the file so appending can go on cleanly.
  */
 export function loadTrajectoryLog(file: string): LoadedLog {
   if (!existsSync(file)) return { records: [], truncatedBytes: 0, duplicates: 0 };
   const buffer = readFileSync(file);
   const text = buffer.toString('utf8');
-  const records: TrajectoryRecord[] = [];
-  const seen = new Set<string>();
+  const byId = new Map<string, TrajectoryRecord>();
   let duplicates = 0;
   let validBytes = 0;
   let offset = 0;
@@ -35,16 +35,15 @@ export function loadTrajectoryLog(file: string): LoadedLog {
     }
     offset = end + 1;
     validBytes += Buffer.byteLength(line, 'utf8') + 1;
-    if (seen.has(record.id)) {
+    if (byId.has(record.id)) {
       duplicates++;
-      continue;
+      byId.delete(record.id); // re-inserted last: completion order of the latest run
     }
-    seen.add(record.id);
-    records.push(record);
+    byId.set(record.id, record);
   }
   const truncatedBytes = buffer.length - validBytes;
   if (truncatedBytes > 0) truncateSync(file, validBytes);
-  return { records, truncatedBytes, duplicates };
+  return { records: [...byId.values()], truncatedBytes, duplicates };
 }
 
 /** Appends records to `trajectories.jsonl`, one whole line per `write`, flushed to disk every few lines. */

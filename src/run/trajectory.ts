@@ -35,6 +35,13 @@ export interface TrajectoryRecord {
     readonly prompt_tokens: number;
     readonly completion_tokens: number;
     readonly cost_usd: number;
+    /** Per model-generated message (its index in `messages`); empty for scripted roles. */
+    readonly per_message?: readonly {
+      readonly message_index: number;
+      readonly prompt_tokens: number;
+      readonly completion_tokens: number;
+      readonly cost_usd: number;
+    }[];
   };
   readonly timing_ms: number;
   readonly cove_version: string;

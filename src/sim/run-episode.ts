@@ -51,6 +51,8 @@ export interface EpisodeOutcome {
   readonly toolErrors: number;
   readonly toolCalls: readonly ExecutedToolCall[];
   readonly usage: { readonly agent: Usage; readonly user: Usage };
+  /** Token usage of each model-generated message, by its index in `messages` (scripted roles report none). */
+  readonly messageUsage: readonly ({ readonly message_index: number } & Usage)[];
 }
 
 const ZERO: Usage = { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 };
@@ -102,6 +104,7 @@ export async function runEpisode(
   let agentUsage = ZERO;
   let userUsage = ZERO;
   let lastCall = '';
+  const messageUsage: ({ message_index: number } & Usage)[] = [];
   let repeats = 0;
 
   const finish = (termination: TerminationReason, terminationDetail?: string): EpisodeOutcome => ({
@@ -112,6 +115,7 @@ export async function runEpisode(
     toolErrors,
     toolCalls,
     usage: { agent: agentUsage, user: userUsage },
+    messageUsage,
   });
   const limitReached = (): TerminationReason | undefined =>
     toolErrors >= maxErrors ? 'too_many_errors' : steps >= maxSteps ? 'max_steps' : undefined;
@@ -128,6 +132,7 @@ export async function runEpisode(
       const turn = await user.respond(visible);
       userUsage = add(userUsage, turn.usage);
       userText = turn.content;
+      if (turn.usage !== undefined) messageUsage.push({ message_index: messages.length, ...turn.usage });
     } catch (e) {
       return failure(e, 'user');
     }
@@ -145,6 +150,7 @@ export async function runEpisode(
         const turn = await agent.respond(messages);
         agentUsage = add(agentUsage, turn.usage);
         message = turn.message;
+        if (turn.usage !== undefined) messageUsage.push({ message_index: messages.length, ...turn.usage });
       } catch (e) {
         return failure(e, 'agent');
       }

@@ -11,13 +11,16 @@ export const DIFFICULTIES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
 
 /** Where a task's DB came from (design.md §6). */
 export type TaskDbSource =
+  /** A db.json file; a relative `path` is relative to the folder of the tasks file. */
   | { readonly path: string; readonly canonical_sha256: string; readonly benchmark: boolean }
+  /** A sandbox, regenerated from its seed and size when needed. */
   | {
       readonly sandbox: {
         readonly domain: string;
         readonly seed: number;
         readonly size: { users: number; orders: number };
       };
+      readonly canonical_sha256: string;
     };
 
 /** The `cove` block of a generated task. */
@@ -78,7 +81,7 @@ const coveBlockSchema = z.looseObject({
 
 /**
  * Reads the `cove` blocks of a tasks file's tasks (already validated as τ² tasks).
- * @throws {InputFileError} when a task has no `cove` block (τ² tasks are for `cove eval`) or a malformed one.
+ * @throws {InputFileError} when a task has no `cove` block (a τ² benchmark task) or a malformed one.
  */
 export function readCoveBlocks(raws: readonly PyValue[], ids: readonly string[], file: string): CoveBlock[] {
   return raws.map((raw, index) => {
@@ -87,8 +90,8 @@ export function readCoveBlocks(raws: readonly PyValue[], ids: readonly string[],
       throw new InputFileError(
         file,
         `$[${index}]`,
-        `task '${ids[index]}' has no "cove" block: generate needs tasks made by \`cove tasks\` (constraints and fuzzy ` +
-          'descriptions); τ² benchmark tasks are for `cove eval`',
+        `task '${ids[index]}' has no "cove" block: this command needs tasks made by \`cove tasks\` (their constraints ` +
+          'and fuzzy descriptions); τ² benchmark tasks carry neither (replay them with `cove replay`)',
       );
     }
     const result = coveBlockSchema.safeParse(plain.cove);

@@ -176,11 +176,11 @@ describe('loadTrajectoryLog', () => {
     expect(readFileSync(file, 'utf8')).toBe(good);
   });
 
-  it('keeps the first of duplicate ids and returns nothing for a missing file', () => {
+  it('lets a later line replace an earlier one with the same id (a retried episode) and returns nothing for a missing file', () => {
     const file = join(root, 'dupes.jsonl');
-    writeFileSync(file, line('a', '1') + line('a', '2') + line('b', '3'));
+    writeFileSync(file, line('a', '1') + line('b', '2') + line('a', '3'));
     const loaded = loadTrajectoryLog(file);
-    expect(loaded.records.map((r) => (r as unknown as { note: string }).note)).toEqual(['1', '3']);
+    expect(loaded.records.map((r) => (r as unknown as { note: string }).note)).toEqual(['2', '3']);
     expect(loaded.duplicates).toBe(1);
     expect(loadTrajectoryLog(join(root, 'missing.jsonl'))).toEqual({
       records: [],

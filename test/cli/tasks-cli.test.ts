@@ -110,9 +110,10 @@ describe('cove tasks --sandbox-seed', () => {
     expect(Object.values(report.by_difficulty).reduce((a, b) => a + b, 0)).toBe(40);
     // defaults: fuzz 2, the sandbox recorded as the task's DB
     expect(tasks.every((t) => t.cove.fuzz.level === 2)).toBe(true);
-    expect(tasks[0]?.cove.db).toEqual({
+    expect(tasks[0]?.cove.db).toMatchObject({
       sandbox: { domain: 'retail', seed: 2, size: { users: 500, orders: 1000 } },
     });
+    expect(tasks[0]?.cove.db.canonical_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('running it twice gives byte-identical files', () => {
@@ -148,7 +149,7 @@ describe('cove sandbox → cove tasks --db → cove replay', () => {
     const fromSeed = JSON.parse(read('t.json')) as Task[];
     const strip = (ts: Task[]) => ts.map((t) => ({ ...t, cove: { ...t.cove, db: null } }));
     expect(strip(tasks)).toEqual(strip(fromSeed));
-    expect(tasks[0]?.cove.db).toMatchObject({ path: join(dir, 'db.json'), benchmark: false });
+    expect(tasks[0]?.cove.db).toMatchObject({ path: 'db.json', benchmark: false });
   });
 
   it('cove replay runs every gold action without error', () => {
@@ -211,7 +212,11 @@ describe('cove tasks on τ² data', () => {
     expect(report.benchmark_data).toBe(true);
     expect(report.by_k).toEqual({ 1: 8 });
     const tasks = JSON.parse(read('tau2.json')) as Task[];
-    for (const t of tasks) expect(t.cove.db).toMatchObject({ path: RETAIL_DB, benchmark: true });
+    for (const t of tasks)
+      expect(t.cove.db).toMatchObject({
+        path: relative(dir, RETAIL_DB),
+        benchmark: true,
+      });
   });
 });
 

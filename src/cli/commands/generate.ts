@@ -81,7 +81,7 @@ export function registerGenerate(program: Command): void {
     .option('--max-steps <n>', 'steps before an episode ends with max_steps', '200')
     .option('--max-errors <n>', 'tool errors before an episode ends with too_many_errors', '10')
     .option('--quiet', 'no progress output');
-  withSynthesisOptions(command).action(async (flags: GenerateFlags) => {
+  withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
     const domain = getDomain(flags.domain);
     const parsed = synthesisFlags(flags);
     if (flags.text !== 'cove' && flags.text !== 'tau2')
@@ -116,14 +116,25 @@ export function registerGenerate(program: Command): void {
       userGuidelines,
       models: roles.models,
     });
-    const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }) });
+    const out = resolve(flags.out);
+    const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }), out });
+    if (
+      flags.tasks !== undefined &&
+      self.getOptionValueSource('semantics') === 'cli' &&
+      parsed.semantics !== source.semantics
+    ) {
+      throw new ConfigError(
+        `--semantics ${parsed.semantics}: the tasks in ${flags.tasks} were made under ${source.semantics}`,
+      );
+    }
+    // a tasks file decides the semantics (its gold states were proven under it)
+    const semantics = source.semantics;
     if (targetSft !== undefined && !source.open && flags.tasks !== undefined) {
       process.stderr.write('note: --target-sft with --tasks can only use the tasks in the file\n');
     }
     const quiet = flags.quiet === true;
-    const out = resolve(flags.out);
     const settings = {
-      semantics: parsed.semantics,
+      semantics,
       text,
       guidelines: factory.userName === 'scripted' ? 'scripted' : guidelinesLabel(text),
     };
@@ -142,7 +153,7 @@ export function registerGenerate(program: Command): void {
       difficulty: parsed.difficulty,
       fuzz: parsed.fuzz,
       k: k ?? null,
-      semantics: parsed.semantics,
+      semantics,
       text,
       agent: factory.agentName,
       user: factory.userName,
@@ -150,8 +161,21 @@ export function registerGenerate(program: Command): void {
     // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
     let count = targetSft === undefined ? n : Math.max(n, targetSft);
     let result: Awaited<ReturnType<typeof generate>>;
+    let resumed: boolean | undefined;
+    let newEpisodes = 0;
     for (;;) {
-      const tasks = source.tasks(count);
+      const synthesizing = source.open ? startProgress('tasks', count, { quiet }) : undefined;
+      const tasks = await source.tasks(
+        count,
+        (done) => synthesizing?.update(done),
+        () => interrupted,
+      );
+      synthesizing?.stop();
+      if (interrupted && tasks.length < count) {
+        process.stderr.write('stopped while synthesizing tasks; nothing was run\n');
+        process.exitCode = 130;
+        return;
+      }
       const progress = startProgress('episodes', tasks.length, { quiet });
       result = await generate({
         domain,
@@ -175,8 +199,11 @@ export function registerGenerate(program: Command): void {
         fingerprint,
         onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
         shouldStop: () => interrupted || roles.meter.exhausted(),
+        meter: roles.meter,
       });
       progress.stop();
+      resumed ??= result.resumed;
+      newEpisodes += result.newEpisodes;
       const passed = result.summary.sft_trajectories;
       if (targetSft === undefined || passed >= targetSft || interrupted || roles.meter.exhausted()) break;
       if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
@@ -188,7 +215,7 @@ export function registerGenerate(program: Command): void {
     const s = result.summary;
     const budget = roles.meter.exhausted() ? ' (budget reached: no new episodes were started)' : '';
     process.stderr.write(
-      `${result.resumed ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes (${result.newEpisodes} new), ` +
+      `${resumed === true ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes (${newEpisodes} new), ` +
         `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
         `mean score ${s.mean_score}, leaks ${s.leaks}${budget}\n`,
     );

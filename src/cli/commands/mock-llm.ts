@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { ConfigError, InputFileError } from '../../core/errors.js';
+import { parseWith } from '../../core/schema-helpers.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
 import { createMockLlmApp, type MockScript } from '../../server/mock-llm/app.js';
@@ -10,6 +12,22 @@ import { serveApp } from '../../server/serve.js';
 import { type CoveTask, readCoveBlocks } from '../../tasks/cove-task.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { intFlag } from '../db-source.js';
+
+const turnSchema = z.strictObject({
+  content: z.string().nullable().optional(),
+  tool_calls: z
+    .array(z.strictObject({ id: z.string().optional(), name: z.string(), arguments: z.unknown() }))
+    .optional(),
+});
+const turnsSchema = z.array(turnSchema);
+/** The script file of `--mode script` (documented in the README). */
+const mockScriptSchema = z.strictObject({
+  agent: turnsSchema.optional(),
+  user: turnsSchema.optional(),
+  tasks: z
+    .record(z.string(), z.strictObject({ agent: turnsSchema.optional(), user: turnsSchema.optional() }))
+    .optional(),
+});
 
 interface MockFlags {
   port: string;
@@ -82,11 +100,13 @@ export function registerMockLlm(program: Command): void {
         sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
       } else {
         if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');
+        let value: unknown;
         try {
-          script = JSON.parse(readFileSync(flags.script, 'utf8')) as MockScript;
+          value = JSON.parse(readFileSync(flags.script, 'utf8'));
         } catch (e) {
           throw new InputFileError(flags.script, '$', `not readable JSON (${(e as Error).message})`);
         }
+        script = parseWith(mockScriptSchema, value, flags.script) as MockScript;
       }
       const { app } = createMockLlmApp({
         mode: flags.mode,
@@ -99,7 +119,14 @@ export function registerMockLlm(program: Command): void {
         slowMs: intFlag('--slow-ms', flags.slowMs, 1500),
         seed: intFlag('--seed', flags.seed, 1),
       });
-      const server = await serveApp(app, { port: intFlag('--port', flags.port, 8765), host: flags.host });
+      const port = intFlag('--port', flags.port, 8765);
+      const server = await serveApp(app, { port, host: flags.host }).catch((e: NodeJS.ErrnoException) => {
+        throw new ConfigError(
+          e.code === 'EADDRINUSE'
+            ? `port ${port} on ${flags.host} is in use; pick another --port (0: any free one)`
+            : `cannot listen on ${flags.host}:${port}: ${e.message}`,
+        );
+      });
       process.stdout.write(`${server.url}/v1\n`);
       process.stderr.write(
         `cove mock-llm (${flags.mode} mode) listening on ${server.url}/v1; Ctrl-C stops it\n`,

@@ -3,10 +3,12 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { loadDbFile, readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
+import type { EnvironmentBase } from '../../env/environment-base.js';
 import { replayCalls } from '../../env/replay.js';
 import type { Semantics } from '../../env/tool.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir } from '../../tau2/data-dir.js';
+import { allCoveTasks, loadCoveTasks } from '../tasks-input.js';
 
 interface ReplayOptions {
   domain: string;
@@ -28,23 +30,32 @@ export function registerReplay(program: Command): void {
     .option('--db <file>', 'db.json to start from (default: the τ² data directory of the tasks file)')
     .option('--tau2-data <dir>', 'τ² data directory (default: $COVE_TAU2_DATA, else an ancestor of --tasks)')
     .option('--semantics <mode>', 'tool semantics: parity (τ² exactly) or fixed', 'parity')
-    .action((options: ReplayOptions) => {
+    .action((options: ReplayOptions, self: Command) => {
       const domain = getDomain(options.domain);
       if (options.semantics !== 'parity' && options.semantics !== 'fixed') {
         throw new ConfigError(`--semantics must be parity or fixed, not '${options.semantics}'`);
       }
       const tasks = parseTau2Tasks(readJsonFile(options.tasks), options.tasks);
-      const dbFile =
-        options.db ??
-        join(
-          resolveTau2DomainDir(domain.name, {
-            explicit: options.tau2Data,
-            fromEnv: process.env.COVE_TAU2_DATA,
-            tasksFile: options.tasks,
-          }),
-          'db.json',
-        );
-      const { base } = loadDbFile(domain, dbFile, { expectTau2Pristine: options.db === undefined });
+      let base: EnvironmentBase;
+      let semantics = options.semantics as Semantics;
+      if (allCoveTasks(tasks) && options.tau2Data === undefined) {
+        // tasks made by cove name their DB (a sandbox or a file) and are checked against its hash
+        const input = loadCoveTasks(domain, options.tasks, options.db);
+        base = input.loaded.base;
+        if (self.getOptionValueSource('semantics') !== 'cli') semantics = input.semantics;
+      } else {
+        const dbFile =
+          options.db ??
+          join(
+            resolveTau2DomainDir(domain.name, {
+              explicit: options.tau2Data,
+              fromEnv: process.env.COVE_TAU2_DATA,
+              tasksFile: options.tasks,
+            }),
+            'db.json',
+          );
+        base = loadDbFile(domain, dbFile, { expectTau2Pristine: options.db === undefined }).base;
+      }
       const wanted = options.ids?.split(',').map((s) => s.trim());
       if (wanted !== undefined) {
         const known = new Set(tasks.map((t) => t.task.id));
@@ -58,7 +69,7 @@ export function registerReplay(program: Command): void {
         const { episode, calls } = replayCalls(
           base,
           actions.map((a) => ({ name: a.name, arguments: a.arguments })),
-          { semantics: options.semantics as Semantics },
+          { semantics },
         );
         const hashes = episode.hashes();
         episode.close();

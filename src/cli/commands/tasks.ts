@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { ConfigError } from '../../core/errors.js';
@@ -62,7 +62,7 @@ export function registerTasks(program: Command): void {
     const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
     const sandboxSeed =
       flags.sandboxSeed === undefined ? undefined : intFlag('--sandbox-seed', flags.sandboxSeed, 0);
-    const choice = chooseDb(domain, { db: flags.db, sandboxSeed });
+    const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: dirname(resolve(flags.out)) });
     const progress = startProgress('tasks', n);
     const result = synthesizeTasks(
       domain.synthesis,

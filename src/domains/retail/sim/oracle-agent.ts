@@ -58,6 +58,8 @@ export class RetailOracleAgent implements Agent {
   #written = false;
   #writeTries = 0;
   #userRefreshed = false;
+  /** A write happened since the profile was last read (balances may have changed). */
+  #profileStale = false;
 
   constructor(fuzz: RetailFuzz, rng: Rng) {
     this.#fuzz = fuzz;
@@ -86,6 +88,7 @@ export class RetailOracleAgent implements Agent {
         break;
       case 'user':
         this.#user = JSON.parse(content) as UserView;
+        this.#profileStale = false;
         break;
       case 'order':
         this.#orders.set(lookup.key, JSON.parse(content) as OrderView);
@@ -95,6 +98,7 @@ export class RetailOracleAgent implements Agent {
         break;
       case 'write': {
         this.#written = true;
+        this.#profileStale = true;
         const value = JSON.parse(content) as OrderView | UserView;
         if ('order_id' in value) this.#orders.set(value.order_id, value);
         else this.#user = value;
@@ -238,7 +242,12 @@ export class RetailOracleAgent implements Agent {
     const unread = user.orders.filter((id) => !this.#orders.has(id));
     const readOrder = (id: string) =>
       this.#call({ kind: 'order', key: id }, 'get_order_details', { order_id: id });
-    if (request.kind === 'information' && request.topic === 'gift_card_balance' && !this.#userRefreshed) {
+    if (
+      request.kind === 'information' &&
+      request.topic === 'gift_card_balance' &&
+      !this.#userRefreshed &&
+      this.#profileStale
+    ) {
       this.#userRefreshed = true;
       return this.#call({ kind: 'user' }, 'get_user_details', { user_id: user.user_id });
     }

@@ -22,6 +22,7 @@ function optionText(options: Readonly<Record<string, string>>): string {
 }
 
 function article(name: string): string {
+  if (/[^s]s$/i.test(name)) return name; // plural names: "sunglasses", "winter gloves"
   return /^[aeiou]/i.test(name) ? `an ${name}` : `a ${name}`;
 }
 
