@@ -126,6 +126,7 @@ export async function benchLlmBound(domain: Domain, tasksCount = 384): Promise<R
     const ideal = concurrency / (latencyMs / 1000);
     const sustainedRate = sustained.calls / sustained.seconds;
     return {
+      llm_bound_calls: meter.calls,
       llm_bound_calls_per_s: round(sustainedRate, 1),
       llm_bound_efficiency: round(sustainedRate / ideal, 3),
       llm_bound_efficiency_with_tail: round(meter.calls / seconds / ideal, 3),

@@ -64,12 +64,26 @@ export class Episode {
       args,
       this.stats,
     );
+    const settled = this.sql.takeSettledEntities();
     const changed = takeChanges(this.sql);
+    const local = this.sql.entityCache?.local;
     for (const ref of changed) {
       const key = `${ref.collection}\u0000${ref.key}`;
       this.#changed.set(key, ref);
       this.#changedKeys.add(key);
-      this.sql.entityCache?.local.delete(key);
+      local?.delete(key);
+    }
+    // values the tool computed after its last write (e.g. the order a write returns) stay valid
+    if (local !== undefined) {
+      for (const [entity, forms] of settled) {
+        if (!this.#changedKeys.has(entity)) continue; // unchanged entities are served by the shared cache
+        let known = local.get(entity);
+        if (known === undefined) {
+          known = new Map();
+          local.set(entity, known);
+        }
+        for (const [form, value] of forms) known.set(form, value);
+      }
     }
     return { name, content: result.content, error: result.error, changed };
   }

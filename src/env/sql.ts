@@ -13,6 +13,8 @@ export class SqlConnection {
   readonly db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   #writes = 0;
+  /** Entity values computed while writes were pending, with the write count at the time (see below). */
+  readonly #pending = new Map<string, { readonly writes: number; readonly value: unknown }>();
   /**
    * For episode connections: a cache of entity values shared by every fork of one base (valid because the base
    * never changes), and the entities this episode has changed (never served from the cache).
@@ -66,10 +68,11 @@ export class SqlConnection {
     return this.#writes;
   }
 
-  /** Returns and resets the count of write statements run. */
+  /** Returns and resets the count of write statements run (values computed meanwhile are forgotten). */
   takeWrites(): number {
     const n = this.#writes;
     this.#writes = 0;
+    this.#pending.clear();
     return n;
   }
 
@@ -79,7 +82,16 @@ export class SqlConnection {
    */
   cachedEntity<T>(entity: string, form: string, compute: () => T): T {
     const cache = this.entityCache;
-    if (cache === undefined || this.#writes > 0) return compute();
+    if (cache === undefined) return compute();
+    if (this.#writes > 0) {
+      // mid tool call: valid until the next write; kept for the episode if no write follows
+      const key = `${entity}\u0000${form}`;
+      const pending = this.#pending.get(key);
+      if (pending !== undefined && pending.writes === this.#writes) return pending.value as T;
+      const value = compute();
+      this.#pending.set(key, { writes: this.#writes, value });
+      return value;
+    }
     if (cache.changed.has(entity)) {
       let forms = cache.local.get(entity);
       if (forms === undefined) {
@@ -100,6 +112,27 @@ export class SqlConnection {
       cache.shared.set(key, value);
     }
     return value;
+  }
+
+  /**
+   * Returns (and forgets) the entity values computed after the last pending write, as `entity → form → value`:
+   * still valid once the writes are taken. Call before {@link takeWrites} at the end of a tool call.
+   */
+  takeSettledEntities(): Map<string, Map<string, unknown>> {
+    const out = new Map<string, Map<string, unknown>>();
+    for (const [key, { writes, value }] of this.#pending) {
+      if (writes !== this.#writes) continue;
+      const cut = key.lastIndexOf('\u0000');
+      const entity = key.slice(0, cut);
+      let forms = out.get(entity);
+      if (forms === undefined) {
+        forms = new Map();
+        out.set(entity, forms);
+      }
+      forms.set(key.slice(cut + 1), value);
+    }
+    this.#pending.clear();
+    return out;
   }
 
   /** Executes several statements (schema, BEGIN/ROLLBACK). Never with user-supplied text. */

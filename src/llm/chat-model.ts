@@ -5,13 +5,25 @@ import type { OpenAiTool } from '../env/openai-tools.js';
 import { RoleError } from '../sim/roles.js';
 import { isLoopback, type PriceTable, type RoleConfig, type RoleName } from './config.js';
 import { nodeFetch } from './node-fetch.js';
+import { type ApiMessage, messagesJson, type RequestMessages } from './request-messages.js';
 import { type CallUsage, callCost, type UsageMeter } from './usage-meter.js';
 
 /** Statuses the SDK retries (besides 5xx, timeouts and network errors). */
 const RETRIED_STATUSES = new Set([408, 409, 429]);
 
-/** A message sent to the chat-completions API (OpenAI shape). */
-export type ApiMessage = Record<string, unknown> & { role: string };
+export type { ApiMessage } from './request-messages.js';
+
+/** JSON text of each tools array sent so far (a domain's tools are one array, serialized once). */
+const toolsJsonCache = new WeakMap<readonly OpenAiTool[], string>();
+
+function toolsJson(tools: readonly OpenAiTool[]): string {
+  let text = toolsJsonCache.get(tools);
+  if (text === undefined) {
+    text = JSON.stringify(tools);
+    toolsJsonCache.set(tools, text);
+  }
+  return text;
+}
 
 /** A tool call as the model returned it, normalised: an id and the arguments as a string. */
 export interface ModelToolCall {
@@ -117,23 +129,23 @@ export class ChatModel {
    * status and message as the reason.
    */
   async complete(
-    messages: readonly ApiMessage[],
+    messages: readonly ApiMessage[] | RequestMessages,
     taskId: string,
     tools?: readonly OpenAiTool[],
   ): Promise<Completion> {
-    const body: Record<string, unknown> = {
-      model: this.model,
-      messages,
-      temperature: this.config.temperature,
-      ...(this.config.seed === undefined ? {} : { seed: this.config.seed }),
-      ...(this.config.max_tokens === undefined ? {} : { max_tokens: this.config.max_tokens }),
-      ...(tools === undefined || tools.length === 0 ? {} : { tools, tool_choice: 'auto' }),
-    };
     let response: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      response = await this.#endpoint.client.chat.completions.create(
-        body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-        { headers: { 'x-cove-role': this.role, 'x-cove-task-id': taskId } },
+      // the body is sent as text (the SDK passes it verbatim): the history and tools are serialized once each
+      response = await this.#endpoint.client.post<OpenAI.Chat.Completions.ChatCompletion>(
+        '/chat/completions',
+        {
+          body: this.#body(messages, tools),
+          headers: {
+            'content-type': 'application/json',
+            'x-cove-role': this.role,
+            'x-cove-task-id': taskId,
+          },
+        },
       );
     } catch (e) {
       const code = e instanceof OpenAI.APIError ? e.status : undefined;
@@ -148,7 +160,7 @@ export class ChatModel {
         { cause: e },
       );
     }
-    const choice = response.choices?.[0];
+    const choice = response?.choices?.[0];
     const message = (choice?.message ?? {}) as unknown as Record<string, unknown>;
     const rawCalls = Array.isArray(message.tool_calls)
       ? (message.tool_calls as Record<string, unknown>[])
@@ -159,8 +171,8 @@ export class ChatModel {
       return { id, name: String(fn.name ?? ''), arguments: normaliseArguments(fn.arguments) };
     });
     this.#calls++;
-    const prompt = response.usage?.prompt_tokens ?? 0;
-    const completion = response.usage?.completion_tokens ?? 0;
+    const prompt = response?.usage?.prompt_tokens ?? 0;
+    const completion = response?.usage?.completion_tokens ?? 0;
     const usage = {
       prompt_tokens: prompt,
       completion_tokens: completion,
@@ -174,5 +186,15 @@ export class ChatModel {
       ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
       usage,
     };
+  }
+
+  /** The request body as JSON text: model, messages, sampling settings and, for the agent, the tools. */
+  #body(messages: readonly ApiMessage[] | RequestMessages, tools?: readonly OpenAiTool[]): string {
+    const c = this.config;
+    let body = `{"model":${JSON.stringify(this.model)},"messages":${messagesJson(messages)},"temperature":${JSON.stringify(c.temperature)}`;
+    if (c.seed !== undefined) body += `,"seed":${JSON.stringify(c.seed)}`;
+    if (c.max_tokens !== undefined) body += `,"max_tokens":${JSON.stringify(c.max_tokens)}`;
+    if (tools !== undefined && tools.length > 0) body += `,"tools":${toolsJson(tools)},"tool_choice":"auto"`;
+    return `${body}}`;
   }
 }

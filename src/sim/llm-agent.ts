@@ -1,4 +1,5 @@
-import type { ApiMessage, ChatModel } from '../llm/chat-model.js';
+import type { ChatModel } from '../llm/chat-model.js';
+import { type ApiMessage, RequestMessages } from '../llm/request-messages.js';
 import type { AgentContext } from './agent-context.js';
 import type { AssistantMessage, ChatMessage } from './messages.js';
 import { type Agent, type AgentTurn, RoleError } from './roles.js';
@@ -32,7 +33,7 @@ export class LlmAgent implements Agent {
   readonly #context: AgentContext;
   readonly #taskId: string;
   /** The request messages so far: the history only grows, so each call converts just the new messages. */
-  readonly #api: ApiMessage[] = [];
+  readonly #api = new RequestMessages();
 
   constructor(model: ChatModel, context: AgentContext, taskId: string) {
     this.#model = model;

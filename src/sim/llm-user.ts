@@ -1,4 +1,5 @@
-import type { ApiMessage, ChatModel } from '../llm/chat-model.js';
+import type { ChatModel } from '../llm/chat-model.js';
+import { RequestMessages } from '../llm/request-messages.js';
 import { RoleError, type UserSimulator, type UserTurn, type VisibleMessage } from './roles.js';
 
 /** Extra attempts when the model returns an empty user turn. */
@@ -14,6 +15,8 @@ export class LlmUser implements UserSimulator {
   readonly #model: ChatModel;
   readonly #systemPrompt: string;
   readonly #taskId: string;
+  /** The request messages so far (the visible history only grows): system prompt, then flipped turns. */
+  readonly #api = new RequestMessages();
 
   constructor(model: ChatModel, systemPrompt: string, taskId: string) {
     this.#model = model;
@@ -22,10 +25,10 @@ export class LlmUser implements UserSimulator {
   }
 
   async respond(visible: readonly VisibleMessage[]): Promise<UserTurn> {
-    const messages: ApiMessage[] = [
-      { role: 'system', content: this.#systemPrompt },
-      ...visible.map((m) => ({ role: m.role === 'agent' ? 'user' : 'assistant', content: m.content })),
-    ];
+    if (this.#api.length === 0) this.#api.push({ role: 'system', content: this.#systemPrompt });
+    for (const m of visible.slice(this.#api.length - 1))
+      this.#api.push({ role: m.role === 'agent' ? 'user' : 'assistant', content: m.content });
+    const messages = this.#api;
     for (let attempt = 0; ; attempt++) {
       const completion = await this.#model.complete(messages, this.#taskId);
       const text = completion.content?.trim() ?? '';

@@ -67,4 +67,56 @@ describe('episode isolation', () => {
     );
     second.close();
   });
+
+  it('entity values cached across tool calls always equal a fresh read of the rows', () => {
+    const { base } = tau2RetailBase();
+    const row = base.sql.get(
+      "SELECT o.order_id, o.user_id FROM orders o WHERE o.status = 'pending' ORDER BY o.pos LIMIT 1",
+    );
+    const orderId = String(row?.order_id);
+    const userId = String(row?.user_id);
+    const episode = base.fork();
+    const uncached = (tool: string, args: Record<string, string>) => {
+      const cache = episode.sql.entityCache;
+      episode.sql.entityCache = undefined;
+      try {
+        return episode.call(tool, pyDict(args)).content;
+      } finally {
+        episode.sql.entityCache = cache;
+      }
+    };
+    const address = {
+      address1: '9 Harbour Lane',
+      address2: 'Unit 4',
+      city: 'Halifax',
+      state: 'NS',
+      country: 'CA',
+      zip: '12345',
+    };
+    const steps: [string, Record<string, string>][] = [
+      ['get_order_details', { order_id: orderId }],
+      ['modify_pending_order_address', { order_id: orderId, ...address }],
+      ['get_order_details', { order_id: orderId }],
+      ['modify_user_address', { user_id: userId, ...address, address1: '10 Harbour Lane' }],
+      ['get_user_details', { user_id: userId }],
+      ['cancel_pending_order', { order_id: orderId, reason: 'no longer needed' }],
+      ['get_order_details', { order_id: orderId }],
+      ['get_user_details', { user_id: userId }],
+    ];
+    let lastWrite = '';
+    for (const [tool, args] of steps) {
+      const result = episode.call(tool, pyDict(args));
+      expect(result.error, `${tool}: ${result.content}`).toBe(false);
+      const readTool = 'order_id' in args ? 'get_order_details' : 'get_user_details';
+      const key = 'order_id' in args ? { order_id: orderId } : { user_id: userId };
+      const fresh = uncached(readTool, key);
+      expect(episode.call(readTool, pyDict(key)).content).toBe(fresh);
+      if (tool.startsWith('get_')) expect(result.content).toBe(fresh);
+      if (tool === 'get_order_details' && lastWrite !== '') expect(result.content).toBe(lastWrite);
+      if (tool !== 'get_order_details' && tool !== 'get_user_details' && 'order_id' in args)
+        lastWrite = result.content;
+    }
+    expect(JSON.parse(uncached('get_order_details', { order_id: orderId })).status).toBe('cancelled');
+    episode.close();
+  });
 });

@@ -108,10 +108,12 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
   const rng = new Rng(options.seed ?? 1);
   const enabled = options.faults ?? [];
   let counter = 0;
+  // CPU spent serving, not starting up (module loading, reading the tasks)
+  const cpuAtStart = process.cpuUsage();
 
   app.get('/health', (c) => c.json({ ok: true }));
   app.get('/stats', (c) => {
-    const cpu = process.cpuUsage();
+    const cpu = process.cpuUsage(cpuAtStart);
     return c.json({ ...stats, cpu_ms: (cpu.user + cpu.system) / 1000 });
   });
   app.post('/v1/chat/completions', async (c) => {

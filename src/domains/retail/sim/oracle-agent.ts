@@ -1,6 +1,7 @@
 import { pyJsonDumps } from '../../../core/py-json.js';
 import { toPyValue } from '../../../core/py-value.js';
 import type { Rng } from '../../../core/rng.js';
+import { parseSharedJson } from '../../../core/shared-json.js';
 import type { ChatMessage } from '../../../sim/messages.js';
 import type { Agent, AgentTurn } from '../../../sim/roles.js';
 import type { UserState } from '../synthesis/fuzzify.js';
@@ -87,19 +88,19 @@ export class RetailOracleAgent implements Agent {
         this.#userId = content;
         break;
       case 'user':
-        this.#user = JSON.parse(content) as UserView;
+        this.#user = parseSharedJson(content) as UserView;
         this.#profileStale = false;
         break;
       case 'order':
-        this.#orders.set(lookup.key, JSON.parse(content) as OrderView);
+        this.#orders.set(lookup.key, parseSharedJson(content) as OrderView);
         break;
       case 'product':
-        this.#products.set(lookup.key, JSON.parse(content) as ProductView);
+        this.#products.set(lookup.key, parseSharedJson(content) as ProductView);
         break;
       case 'write': {
         this.#written = true;
         this.#profileStale = true;
-        const value = JSON.parse(content) as OrderView | UserView;
+        const value = parseSharedJson(content) as OrderView | UserView;
         if ('order_id' in value) this.#orders.set(value.order_id, value);
         else this.#user = value;
         break;

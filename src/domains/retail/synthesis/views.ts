@@ -1,4 +1,5 @@
 import { toPyValue } from '../../../core/py-value.js';
+import { parseSharedJson } from '../../../core/shared-json.js';
 import type { Episode } from '../../../env/episode.js';
 
 /**
@@ -72,7 +73,7 @@ export class ViewReader {
 
   #read<T>(tool: string, args: Record<string, string>): T | undefined {
     const r = this.#episode.call(tool, toPyValue(args));
-    return r.error ? undefined : (JSON.parse(r.content) as T);
+    return r.error ? undefined : (parseSharedJson(r.content) as T);
   }
 
   user(userId: string): UserView | undefined {
