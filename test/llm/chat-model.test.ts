@@ -123,6 +123,22 @@ describe('retries (counted on the server)', () => {
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(350);
   });
 
+  it('honours the Retry-After header of a 429, and x-should-retry: false on a 500', async () => {
+    const server = await fake((n) =>
+      n === 1 ? { kind: 'status', status: 429, headers: { 'retry-after': '2' } } : text('ok'),
+    );
+    await chat(server.baseUrl, { max_retries: 1 }).complete(HELLO, 't');
+    const [first, second] = server.requests;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1900);
+    const noRetry = await fake(() => ({
+      kind: 'status',
+      status: 500,
+      headers: { 'x-should-retry': 'false' },
+    }));
+    await roleError(chat(noRetry.baseUrl, { max_retries: 3 }).complete(HELLO, 't'));
+    expect(noRetry.requests).toHaveLength(1);
+  });
+
   it('gives up after max_retries with a RoleError carrying the status', async () => {
     const server = await fake(() => status(503));
     const e = await roleError(chat(server.baseUrl, { max_retries: 2 }).complete(HELLO, 't'));
