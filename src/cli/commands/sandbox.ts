@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { ConfigError } from '../../core/errors.js';
@@ -29,9 +31,10 @@ function parseCount(flag: string, text: string | undefined, min: number, max: nu
   return n;
 }
 
-/** Writes the DB with {@link writeFileAtomic}; an unwritable path is a usage error. */
+/** Writes the DB with {@link writeFileAtomic}, creating its folder; an unwritable path is a usage error. */
 function writeDb(file: string, text: string): void {
   try {
+    mkdirSync(dirname(file), { recursive: true });
     writeFileAtomic(file, text);
   } catch (e) {
     throw new ConfigError(`cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
