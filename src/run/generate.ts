@@ -91,6 +91,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   const limit = pLimit(Math.max(1, job.concurrency));
   let done = 0;
   let newEpisodes = 0;
+  let superseded = loaded.duplicates;
   const total = job.tasks.length;
   const keptTasks = () => new Set(records.filter(keptForSft).map((r) => r.task_index)).size;
   job.base.warm(Math.min(job.concurrency, total));
@@ -102,8 +103,9 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
           for (let attempt = 0; attempt < job.attempts; attempt++) {
             const id = episodeId(context, task, 0, attempt);
             let record = byId.get(id);
-            // an episode lost to the infrastructure (model server down, …) is run again, as τ² retries them
-            if (record?.termination_reason === 'infrastructure_error') record = undefined;
+            // an episode lost to the infrastructure (model server down, …) is run again
+            const replaces = record?.termination_reason === 'infrastructure_error';
+            if (replaces) record = undefined;
             if (record === undefined) {
               // let signals, timers and progress output through between scripted episodes (which never wait on I/O)
               await new Promise<void>((resolve) => setImmediate(resolve));
@@ -112,8 +114,13 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               job.meter?.counted(record.id);
               ran = true;
               log.append(record);
-              const previous = records.findIndex((r) => r.id === id);
-              if (previous >= 0) records.splice(previous, 1);
+              if (replaces) {
+                records.splice(
+                  records.findIndex((r) => r.id === id),
+                  1,
+                );
+                superseded++;
+              }
               records.push(record);
               byId.set(id, record);
               newEpisodes++;
@@ -129,6 +136,10 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     );
   } finally {
     log.close();
+    // re-run episodes left two lines with one id: keep the later one only (one atomic rewrite)
+    if (superseded > 0) {
+      writeFileAtomic(paths.trajectories, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    }
   }
   const summary = writeDerived(
     { ...job, tasks: allTasks(paths.tasksJson, job.tasks) },

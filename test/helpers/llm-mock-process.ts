@@ -84,6 +84,8 @@ export function startMockLlm(args: readonly string[]): Promise<MockLlmProcess> {
 export interface CoveProcess {
   readonly result: Promise<CliResult & { signal: NodeJS.Signals | null }>;
   readonly running: () => boolean;
+  /** Sends a signal (e.g. SIGINT, as Ctrl-C does) without waiting. */
+  signal(signal: NodeJS.Signals): void;
   kill(): Promise<void>;
 }
 
@@ -104,6 +106,9 @@ export function spawnCove(args: readonly string[]): CoveProcess {
   return {
     result,
     running: () => child.exitCode === null && child.signalCode === null,
+    signal: (signal) => {
+      child.kill(signal);
+    },
     kill: async () => {
       await stop(child);
       await result;

@@ -280,6 +280,32 @@ describe('cove generate against cove mock-llm without faults', () => {
   });
 });
 
+describe('per-message usage', () => {
+  it('records the tokens and cost of the call behind every model-written message', () => {
+    for (const r of readRecords(cleanDir)) {
+      const perMessage = r.usage.per_message ?? [];
+      // every assistant and user message came from one model call, except the agent's fixed greeting (as in
+      // τ²); tool messages from none
+      expect(r.messages[0]?.role).toBe('assistant');
+      const written = r.messages.flatMap((m, i) =>
+        i > 0 && (m.role === 'assistant' || m.role === 'user') ? [i] : [],
+      );
+      expect(
+        perMessage.map((u) => u.message_index),
+        r.id,
+      ).toEqual(written);
+      for (const u of perMessage) {
+        expect(u.prompt_tokens, r.id).toBeGreaterThan(0);
+        expect(u.completion_tokens, r.id).toBeGreaterThan(0);
+      }
+      const sum = (key: 'prompt_tokens' | 'completion_tokens') => perMessage.reduce((a, u) => a + u[key], 0);
+      expect(sum('prompt_tokens'), r.id).toBe(r.usage.prompt_tokens);
+      expect(sum('completion_tokens'), r.id).toBe(r.usage.completion_tokens);
+      expect(perMessage.reduce((a, u) => a + u.cost_usd, 0)).toBeCloseTo(r.usage.cost_usd, 12);
+    }
+  });
+});
+
 describe('SFT selection (deterministic)', () => {
   it('an otherwise passing episode with an unknown tool call is not kept for SFT', () => {
     // a record of the fault-free run (score 1, state match), as it would be had one call named an unknown tool
