@@ -19,7 +19,7 @@ import { runCoveAsync } from '../helpers/cli.js';
 import { readJson, readJsonl, type SftRowView, stableRecords } from '../helpers/run-files.js';
 
 const BIN = fileURLToPath(new URL('../../bin/cove.js', import.meta.url));
-const N = 300;
+const N = 600;
 const KILLS = 6;
 
 const root = mkdtempSync(join(tmpdir(), 'cove-crash-'));
@@ -35,7 +35,8 @@ function args(dir: string): string[] {
 interface Cycle {
   /** Whether SIGKILL ended the process (false: it finished before the kill). */
   readonly killed: boolean;
-  readonly delayMs: number;
+  /** The complete-line count at which the kill was sent. */
+  readonly killAt: number;
   readonly linesBefore: number;
   readonly linesAfter: number;
   /** The file ended in the middle of a line after the kill. */
@@ -46,10 +47,11 @@ const completeLines = (file: string) =>
   existsSync(file) ? (readFileSync(file, 'utf8').match(/\n/g)?.length ?? 0) : 0;
 
 /**
- * Starts `cove generate`, waits until it has appended to trajectories.jsonl (so the kill lands while episodes
- * are being written), waits `delayMs` more and SIGKILLs it.
+ * Starts `cove generate`, waits until trajectories.jsonl holds `killAt` complete lines (so the kill lands while
+ * episodes are being written, whatever the machine's speed) and SIGKILLs it. The line count is the random
+ * moment: a wall-clock delay would land after the end of the run on a fast machine.
  */
-async function killDuringEpisodes(dir: string, delayMs: number): Promise<Cycle> {
+async function killDuringEpisodes(dir: string, killAt: number): Promise<Cycle> {
   const log = join(dir, 'trajectories.jsonl');
   const linesBefore = completeLines(log);
   const startSize = sizeOf(log);
@@ -66,16 +68,15 @@ async function killDuringEpisodes(dir: string, delayMs: number): Promise<Cycle> 
     done = true;
   });
   // A resume first cuts a torn tail (the file may shrink), then appends: wait for the file to outgrow its start
-  // size with at least one complete line.
-  while (!done && !(sizeOf(log) > startSize && completeLines(log) > linesBefore)) await sleep(2);
-  if (!done) await sleep(delayMs);
+  // size and reach the target line count.
+  while (!done && !(sizeOf(log) > startSize && completeLines(log) >= killAt)) await sleep(1);
   if (!done) child.kill('SIGKILL');
   const { code, signal } = await exited;
   if (signal !== 'SIGKILL' && code !== 0) throw new Error(`cove generate failed (${code}): ${stderr}`);
   const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
   return {
     killed: signal === 'SIGKILL',
-    delayMs,
+    killAt,
     linesBefore,
     linesAfter: completeLines(log),
     torn: text.length > 0 && !text.endsWith('\n'),
@@ -90,8 +91,9 @@ describe('crash safety of cove generate (design.md §7.6)', () => {
     const rng = new Rng(20240607);
     const cycles: Cycle[] = [];
     for (let i = 0; i < KILLS; i++) {
-      // 2 to 300 ms, log-uniform (median ~25 ms), so that later kills still find episodes to interrupt.
-      cycles.push(await killDuringEpisodes(dir, Math.round(2 * 150 ** rng.float())));
+      // Somewhere in the first 35 % of what is left, so that later kills still find episodes to interrupt.
+      const before = completeLines(join(dir, 'trajectories.jsonl'));
+      cycles.push(await killDuringEpisodes(dir, before + 1 + Math.floor(rng.float() * 0.35 * (N - before))));
       if (i === 1) {
         // Simulate a crash in the middle of a write as well: half of a record line, no newline.
         const log = join(dir, 'trajectories.jsonl');
@@ -104,7 +106,7 @@ describe('crash safety of cove generate (design.md §7.6)', () => {
     const story = cycles
       .map(
         (c) =>
-          `${c.killed ? 'killed' : 'finished'} +${c.delayMs}ms ${c.linesBefore}→${c.linesAfter}${c.torn ? ' torn' : ''}`,
+          `${c.killed ? 'killed' : 'finished'} @${c.killAt} ${c.linesBefore}→${c.linesAfter}${c.torn ? ' torn' : ''}`,
       )
       .join('; ');
     process.stdout.write(`[crash-safety] kills: ${story}\n`);
