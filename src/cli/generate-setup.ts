@@ -69,8 +69,11 @@ export function taskSource(
   }
   const synthesis = domain.synthesis;
   if (synthesis === undefined) throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
+  // an explicit --sandbox-seed next to --db is refused by chooseDb, not ignored
   const sandboxSeed =
-    flags.db === undefined ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed) : undefined;
+    flags.sandboxSeed !== undefined || flags.db === undefined
+      ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed)
+      : undefined;
   // tasks.json is written into the run folder: a DB path is recorded relative to it
   const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: options.out });
   const synthesisOptions: SynthesisOptions = {

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -9,10 +9,15 @@ export function writeFileAtomic(file: string, text: string): void {
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true }); // never leave the temporary file behind
+    throw e;
   }
-  renameSync(tmp, file);
 }

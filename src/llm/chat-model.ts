@@ -4,7 +4,7 @@ import { ConfigError } from '../core/errors.js';
 import type { OpenAiTool } from '../env/openai-tools.js';
 import { RoleError } from '../sim/roles.js';
 import { isLoopback, type PriceTable, type RoleConfig, type RoleName } from './config.js';
-import { nodeFetch } from './node-fetch.js';
+import { nodeFetch, plainHeaders } from './node-fetch.js';
 import { type ApiMessage, messagesJson, type RequestMessages } from './request-messages.js';
 import { type CallUsage, callCost, type UsageMeter } from './usage-meter.js';
 
@@ -44,7 +44,14 @@ export interface Completion {
 interface Endpoint {
   readonly client: OpenAI;
   readonly queue: PQueue;
+  /**
+   * Retries sent so far per call in flight, keyed by `<role> <task id>` (one role of one task has one call in
+   * flight at a time); read from the SDK's `x-stainless-retry-count` request header.
+   */
+  readonly retries: Map<string, number>;
 }
+
+const callKey = (role: string | undefined, taskId: string | undefined) => `${role}\u0000${taskId}`;
 
 /**
  * Shares endpoints between roles and episodes: each base URL gets one client and one queue, created with the
@@ -64,8 +71,13 @@ export class EndpointPool {
           ? {}
           : { intervalCap: config.requests_per_minute, interval: 60_000, strict: true }),
       });
-      const queuedFetch = (url: string | URL | Request, init?: RequestInit) =>
-        queue.add(() => nodeFetch(url, init)) as Promise<Response>;
+      const retries = new Map<string, number>();
+      const queuedFetch = (url: string | URL | Request, init?: RequestInit) => {
+        const headers = plainHeaders(init?.headers);
+        const retry = Number(headers['x-stainless-retry-count'] ?? 0);
+        if (retry > 0) retries.set(callKey(headers['x-cove-role'], headers['x-cove-task-id']), retry);
+        return queue.add(() => nodeFetch(url, init)) as Promise<Response>;
+      };
       endpoint = {
         client: new OpenAI({
           apiKey,
@@ -75,6 +87,7 @@ export class EndpointPool {
           fetch: queuedFetch as typeof fetch,
         }),
         queue,
+        retries,
       };
       this.#endpoints.set(key, endpoint);
     }
@@ -134,6 +147,8 @@ export class ChatModel {
     tools?: readonly OpenAiTool[],
   ): Promise<Completion> {
     let response: OpenAI.Chat.Completions.ChatCompletion;
+    const key = callKey(this.role, taskId);
+    this.#endpoint.retries.delete(key);
     try {
       // the body is sent as text (the SDK passes it verbatim): the history and tools are serialized once each
       response = await this.#endpoint.client.post<OpenAI.Chat.Completions.ChatCompletion>(
@@ -148,6 +163,7 @@ export class ChatModel {
         },
       );
     } catch (e) {
+      this.#endpoint.retries.delete(key);
       const code = e instanceof OpenAI.APIError ? e.status : undefined;
       const retried = code === undefined || RETRIED_STATUSES.has(code) || code >= 500;
       const how = retried ? `failed after ${this.config.max_retries} retries` : 'failed (not retryable)';
@@ -160,6 +176,8 @@ export class ChatModel {
         { cause: e },
       );
     }
+    const retries = this.#endpoint.retries.get(key) ?? 0;
+    this.#endpoint.retries.delete(key);
     const choice = response?.choices?.[0];
     const message = (choice?.message ?? {}) as unknown as Record<string, unknown>;
     const rawCalls = Array.isArray(message.tool_calls)
@@ -177,6 +195,7 @@ export class ChatModel {
       prompt_tokens: prompt,
       completion_tokens: completion,
       cost_usd: callCost(this.#options.prices, this.model, prompt, completion),
+      retries,
     };
     this.#options.meter.add(usage);
     const reasoning = message.reasoning_content ?? message.reasoning;

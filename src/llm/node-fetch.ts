@@ -81,7 +81,7 @@ class BufferedResponse {
 }
 
 /** Request headers as a plain object with lower-case names. */
-function plainHeaders(init: RequestInit['headers']): Record<string, string> {
+export function plainHeaders(init: RequestInit['headers']): Record<string, string> {
   const headers: Record<string, string> = {};
   if (init === undefined || init === null) return headers;
   if (init instanceof Headers) {

@@ -1,10 +1,11 @@
 import type { PriceTable } from './config.js';
 
-/** Tokens and cost of one model call. */
+/** Tokens and cost of one model call, and how many times its HTTP request was retried before it succeeded. */
 export interface CallUsage {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly cost_usd: number;
+  readonly retries: number;
 }
 
 /** The cost of a call from the price table (0 for models not in it). */

@@ -125,6 +125,7 @@ export async function runTaskEpisode(
         prompt_tokens: usage.agent.prompt_tokens + usage.user.prompt_tokens,
         completion_tokens: usage.agent.completion_tokens + usage.user.completion_tokens,
         cost_usd: usage.agent.cost_usd + usage.user.cost_usd,
+        retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0),
         per_message: outcome.messageUsage,
       },
       timing_ms: Math.round(performance.now() - started),

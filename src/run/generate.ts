@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import type { Domain } from '../domains/domain.js';
@@ -45,6 +45,8 @@ export interface GenerateJob {
   readonly meter?: UsageMeter;
   /** Polled before each new episode; true stops starting new ones (budget reached, Ctrl-C). */
   readonly shouldStop?: () => boolean;
+  /** Told about repairs made to the run folder on resume (a torn last line, damaged lines). */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** What a run did. */
@@ -53,6 +55,8 @@ export interface GenerateResult {
   readonly resumed: boolean;
   readonly newEpisodes: number;
   readonly truncatedBytes: number;
+  /** New episodes of this invocation that ended with `infrastructure_error` (a rerun retries them). */
+  readonly newInfrastructureErrors: number;
 }
 
 /**
@@ -71,6 +75,22 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   if (job.sandboxText !== undefined) writeOrCheck(paths.dbJson, job.sandboxText);
   writeTasksFile(paths.tasksJson, job.tasks, job.tasksText);
   const loaded = loadTrajectoryLog(paths.trajectories);
+  if (loaded.truncatedBytes > 0) {
+    job.onWarning?.(
+      `${paths.trajectories}: cut off a torn last line (${loaded.truncatedBytes} bytes, an interrupted write); its episode runs again`,
+    );
+  }
+  if (loaded.corrupt.length > 0) {
+    // kept aside, never silently dropped; the file itself is rewritten without them at the end of the run
+    const aside = `${paths.trajectories}.damaged`;
+    appendFileSync(aside, loaded.corrupt.map((c) => `${c.text}\n`).join(''));
+    job.onWarning?.(
+      `${paths.trajectories}: skipped ${loaded.corrupt.length} damaged line(s) (line ${loaded.corrupt
+        .slice(0, 5)
+        .map((c) => c.line)
+        .join(', ')}${loaded.corrupt.length > 5 ? ', …' : ''}), copied to ${aside}; their episodes run again`,
+    );
+  }
   const records: TrajectoryRecord[] = [...loaded.records];
   const byId = new Map(records.map((r) => [r.id, r]));
   for (const r of records) job.meter?.absorb(r.id, r.usage);
@@ -91,7 +111,8 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   const limit = pLimit(Math.max(1, job.concurrency));
   let done = 0;
   let newEpisodes = 0;
-  let superseded = loaded.duplicates;
+  let newInfrastructureErrors = 0;
+  let superseded = loaded.duplicates + loaded.corrupt.length;
   const total = job.tasks.length;
   const keptTasks = () => new Set(records.filter(keptForSft).map((r) => r.task_index)).size;
   job.base.warm(Math.min(job.concurrency, total));
@@ -124,6 +145,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               records.push(record);
               byId.set(id, record);
               newEpisodes++;
+              if (record.termination_reason === 'infrastructure_error') newInfrastructureErrors++;
             }
             ran = true;
             if (keptForSft(record)) break;
@@ -136,7 +158,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     );
   } finally {
     log.close();
-    // re-run episodes left two lines with one id: keep the later one only (one atomic rewrite)
+    // re-run episodes left two lines with one id, damaged lines were skipped: one line per episode (atomically)
     if (superseded > 0) {
       writeFileAtomic(paths.trajectories, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
     }
@@ -146,7 +168,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     records,
     (performance.now() - started) / 1000,
   );
-  return { summary, resumed, newEpisodes, truncatedBytes: loaded.truncatedBytes };
+  return { summary, resumed, newEpisodes, truncatedBytes: loaded.truncatedBytes, newInfrastructureErrors };
 }
 
 /** The run's whole task list: tasks.json may hold more tasks than this command asked for (an earlier, larger --n). */

@@ -37,6 +37,34 @@ export interface RunManifest {
 }
 
 /**
+ * Checks that the run folder is new or holds the same run (same fingerprint), so the same command resumes it;
+ * cheap, so the CLI calls it before synthesizing any task. Returns the earlier manifest when there is one.
+ * @throws {ConfigError} when the folder holds a different run, or an unreadable run.json.
+ */
+export function checkRunFolder(
+  paths: RunPaths,
+  fingerprint: RunManifest['fingerprint'],
+): RunManifest | undefined {
+  if (!existsSync(paths.runJson)) return undefined;
+  let previous: RunManifest;
+  try {
+    previous = JSON.parse(readFileSync(paths.runJson, 'utf8')) as RunManifest;
+  } catch (e) {
+    throw new ConfigError(
+      `${paths.runJson} is not readable JSON (${(e as Error).message}); use another --out`,
+    );
+  }
+  const a = JSON.stringify(previous.fingerprint);
+  const b = JSON.stringify(fingerprint);
+  if (a !== b) {
+    throw new ConfigError(
+      `${paths.dir} holds a different run (settings ${a} vs now ${b}); use another --out, or the same settings to resume`,
+    );
+  }
+  return previous;
+}
+
+/**
  * Creates the run folder, or checks that an existing one belongs to the same run (same fingerprint) so the
  * same command resumes it. Writes run.json atomically.
  * @throws {ConfigError} when the folder holds a different run.
@@ -49,27 +77,9 @@ export function openRunFolder(
 } {
   mkdirSync(paths.dir, { recursive: true });
   const now = new Date().toISOString();
-  let startedAt = now;
-  let resumed = false;
-  if (existsSync(paths.runJson)) {
-    let previous: RunManifest;
-    try {
-      previous = JSON.parse(readFileSync(paths.runJson, 'utf8')) as RunManifest;
-    } catch (e) {
-      throw new ConfigError(
-        `${paths.runJson} is not readable JSON (${(e as Error).message}); use another --out`,
-      );
-    }
-    const a = JSON.stringify(previous.fingerprint);
-    const b = JSON.stringify(manifest.fingerprint);
-    if (a !== b) {
-      throw new ConfigError(
-        `${paths.dir} holds a different run (settings ${a} vs now ${b}); use another --out, or the same settings to resume`,
-      );
-    }
-    startedAt = previous.started_at;
-    resumed = true;
-  }
+  const previous = checkRunFolder(paths, manifest.fingerprint);
+  const startedAt = previous?.started_at ?? now;
+  const resumed = previous !== undefined;
   writeFileAtomic(
     paths.runJson,
     `${JSON.stringify({ ...manifest, started_at: startedAt, last_started_at: now }, null, 2)}\n`,

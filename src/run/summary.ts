@@ -27,7 +27,8 @@ export interface RunSummary {
   readonly leaks: number;
   readonly invalid_tool_arguments: number;
   readonly unknown_tool_calls: number;
-  readonly usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  /** Tokens, cost and HTTP retries of the model calls of all episodes. */
+  readonly usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number; retries: number };
   readonly benchmark_data: boolean;
 }
 
@@ -92,8 +93,9 @@ export function summarize(
       prompt_tokens: u.prompt_tokens + r.usage.prompt_tokens,
       completion_tokens: u.completion_tokens + r.usage.completion_tokens,
       cost_usd: u.cost_usd + r.usage.cost_usd,
+      retries: u.retries + (r.usage.retries ?? 0),
     }),
-    { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 },
+    { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 },
   );
   const mean = (f: (r: TrajectoryRecord) => number) =>
     records.length === 0 ? 0 : records.reduce((a, r) => a + f(r), 0) / records.length;

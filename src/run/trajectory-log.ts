@@ -8,33 +8,41 @@ export interface LoadedLog {
   readonly truncatedBytes: number;
   /** Lines whose id had already appeared: the later line replaces the earlier (a retried episode). */
   readonly duplicates: number;
+  /**
+   * Complete lines (newline-terminated) that are not a JSON record, e.g. damaged on disk or by hand: skipped, so
+   * the records after them are kept; their episodes run again. 1-based line numbers.
+   */
+  readonly corrupt: readonly { readonly line: number; readonly text: string }[];
 }
 
 /**
  * Reads `trajectories.jsonl` for a resume: every complete line is a record, and a later line with the same id
- * replaces the earlier one (an episode that failed on infrastructure and was run again); a torn last line — no
- * newline, or not JSON — is cut off the file so appending can go on cleanly.
+ * replaces the earlier one (an episode that failed on infrastructure and was run again); a torn last line (no
+ * newline: a crash in the middle of a write) is cut off the file so appending can go on cleanly. A complete line
+ * that is not a record is skipped and reported, never a reason to drop the lines after it.
  */
 export function loadTrajectoryLog(file: string): LoadedLog {
-  if (!existsSync(file)) return { records: [], truncatedBytes: 0, duplicates: 0 };
+  if (!existsSync(file)) return { records: [], truncatedBytes: 0, duplicates: 0, corrupt: [] };
   const buffer = readFileSync(file);
   const text = buffer.toString('utf8');
   const byId = new Map<string, TrajectoryRecord>();
   let duplicates = 0;
+  const corrupt: { line: number; text: string }[] = [];
   let validBytes = 0;
   let offset = 0;
+  let lineNo = 0;
   while (offset < text.length) {
     const end = text.indexOf('\n', offset);
     if (end === -1) break;
     const line = text.slice(offset, end);
-    let record: TrajectoryRecord;
-    try {
-      record = JSON.parse(line) as TrajectoryRecord;
-    } catch {
-      break;
-    }
     offset = end + 1;
     validBytes += Buffer.byteLength(line, 'utf8') + 1;
+    lineNo++;
+    const record = parseRecord(line);
+    if (record === undefined) {
+      corrupt.push({ line: lineNo, text: line });
+      continue;
+    }
     if (byId.has(record.id)) {
       duplicates++;
       byId.delete(record.id); // re-inserted last: completion order of the latest run
@@ -43,7 +51,19 @@ export function loadTrajectoryLog(file: string): LoadedLog {
   }
   const truncatedBytes = buffer.length - validBytes;
   if (truncatedBytes > 0) truncateSync(file, validBytes);
-  return { records: [...byId.values()], truncatedBytes, duplicates };
+  return { records: [...byId.values()], truncatedBytes, duplicates, corrupt };
+}
+
+/** A line's record, or undefined when the line is not JSON or not an object with a string `id`. */
+function parseRecord(line: string): TrajectoryRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    const isRecord =
+      typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
+    return isRecord ? (value as TrajectoryRecord) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Appends records to `trajectories.jsonl`, one whole line per `write`, flushed to disk every few lines. */

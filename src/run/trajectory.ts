@@ -35,12 +35,15 @@ export interface TrajectoryRecord {
     readonly prompt_tokens: number;
     readonly completion_tokens: number;
     readonly cost_usd: number;
+    /** HTTP retries of the episode's model calls (429, 5xx, timeouts, … that a retry overcame). */
+    readonly retries?: number;
     /** Per model-generated message (its index in `messages`); empty for scripted roles. */
     readonly per_message?: readonly {
       readonly message_index: number;
       readonly prompt_tokens: number;
       readonly completion_tokens: number;
       readonly cost_usd: number;
+      readonly retries?: number;
     }[];
   };
   readonly timing_ms: number;

@@ -1,10 +1,11 @@
 import type { AssistantMessage, ChatMessage } from './messages.js';
 
-/** Token usage of one model call (absent for scripted roles). */
+/** Token usage of one model call (absent for scripted roles); `retries`: HTTP retries before it succeeded. */
 export interface Usage {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly cost_usd: number;
+  readonly retries?: number;
 }
 
 /** One agent turn: a text message, or one or more tool calls (text alongside calls is allowed, as in τ²). */

@@ -55,7 +55,7 @@ export interface EpisodeOutcome {
   readonly messageUsage: readonly ({ readonly message_index: number } & Usage)[];
 }
 
-const ZERO: Usage = { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 };
+const ZERO: Usage = { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
 const add = (a: Usage, b: Usage | undefined): Usage =>
   b === undefined
     ? a
@@ -63,6 +63,7 @@ const add = (a: Usage, b: Usage | undefined): Usage =>
         prompt_tokens: a.prompt_tokens + b.prompt_tokens,
         completion_tokens: a.completion_tokens + b.completion_tokens,
         cost_usd: a.cost_usd + b.cost_usd,
+        retries: (a.retries ?? 0) + (b.retries ?? 0),
       };
 
 /** cove's answer to tool-call arguments that are not a JSON object (a documented deviation: τ² aborts the run). */

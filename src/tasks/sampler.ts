@@ -1,3 +1,4 @@
+import { ConfigError } from '../core/errors.js';
 import { toPyValue } from '../core/py-value.js';
 import { deriveSeed, Rng } from '../core/rng.js';
 import type { EntityRef } from '../env/change-tracking.js';
@@ -74,11 +75,14 @@ export function proveSolvable(
   }
 }
 
+/** No consistent, solvable set of `k` constraints could be drawn for a task: the request exceeds what the DB holds. */
+export class UnsatisfiableTaskError extends ConfigError {}
+
 /**
  * Synthesizes task `index`: depends only on (seed, index) and the options, so raising `--n` keeps the earlier
  * tasks. Draws until a draft is proven solvable (every gold action succeeds on a copy and every predicate holds
  * on the final state); failing draws are never emitted.
- * @throws {Error} when `maxAttempts` draws all fail (the DB cannot support the requested tasks).
+ * @throws {UnsatisfiableTaskError} when `maxAttempts` draws all fail (the DB cannot support the requested tasks).
  */
 export function synthesizeTask(
   synthesis: DomainSynthesis,
@@ -109,8 +113,9 @@ export function synthesizeTask(
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([r, n]) => `${r} (${n}×)`);
-  throw new Error(
-    `task ${index}: no valid draw in ${options.maxAttempts ?? 500} attempts with k=${k}: ${top.join('; ')}`,
+  throw new UnsatisfiableTaskError(
+    `task ${index}: no valid draw of ${k} constraint${k === 1 ? '' : 's'} in ${options.maxAttempts ?? 500} attempts ` +
+      `(${top.join('; ')}); lower --k or --difficulty, or use a DB with more orders per user`,
   );
 }
 

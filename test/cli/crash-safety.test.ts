@@ -188,6 +188,46 @@ describe('loadTrajectoryLog', () => {
       records: [],
       truncatedBytes: 0,
       duplicates: 0,
+      corrupt: [],
     });
+  });
+
+  it('skips and reports damaged complete lines, keeping every record after them', () => {
+    const file = join(root, 'damaged.jsonl');
+    const text = `${line('a', '1')}{"id": "b", "no${'\n'}[1, 2]\n${line('c', '3')}null\n${line('d', '4')}`;
+    writeFileSync(file, text);
+    const loaded = loadTrajectoryLog(file);
+    expect(loaded.records.map((r) => r.id)).toEqual(['a', 'c', 'd']);
+    expect(loaded.corrupt).toEqual([
+      { line: 2, text: '{"id": "b", "no' },
+      { line: 3, text: '[1, 2]' },
+      { line: 5, text: 'null' },
+    ]);
+    expect(loaded.truncatedBytes).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text); // the loader itself changes nothing but a torn tail
+  });
+});
+
+describe('a damaged line in the middle of trajectories.jsonl', () => {
+  it('is set aside with a warning; only its episode runs again and the file ends with one line per episode', async () => {
+    const dir = join(root, 'damaged-run');
+    const run = ['generate', '--n', '20', '--concurrency', '4', '--out', dir, '--quiet'];
+    expect((await runCoveAsync(run)).status).toBe(0);
+    const log = join(dir, 'trajectories.jsonl');
+    const lines = readFileSync(log, 'utf8').split('\n').slice(0, -1);
+    const victim = JSON.parse(lines[7] ?? '') as TrajectoryRecord;
+    const damaged = lines[7]?.slice(0, 40) ?? '';
+    writeFileSync(log, `${[...lines.slice(0, 7), damaged, ...lines.slice(8)].join('\n')}\n`);
+    const again = await runCoveAsync(run);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`warning: ${log}: skipped 1 damaged line(s) (line 8)`);
+    expect(again.stderr).toContain('20 episodes (1 new)');
+    expect(readFileSync(`${log}.damaged`, 'utf8')).toBe(`${damaged}\n`);
+    const records = readJsonl<TrajectoryRecord>(log);
+    expect(records).toHaveLength(20);
+    expect(new Set(records.map((r) => r.id)).size).toBe(20);
+    expect(stableRecords([records.find((r) => r.id === victim.id) as TrajectoryRecord])).toEqual(
+      stableRecords([victim]),
+    );
   });
 });

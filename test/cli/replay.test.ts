@@ -56,7 +56,7 @@ describe('cove replay', () => {
   it('refuses unknown --ids', () => {
     const r = runCove(['replay', '--tasks', RETAIL_TASKS, '--ids', '0,9999']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('no task with id 9999');
+    expect(r.stderr).toContain("no task with id '9999'");
   });
 });
 

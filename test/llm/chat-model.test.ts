@@ -113,6 +113,9 @@ describe('retries (counted on the server)', () => {
     const done = await chat(server.baseUrl, { max_retries: 4 }).complete(HELLO, 't');
     expect(done.content).toBe('finally');
     expect(server.requests).toHaveLength(5);
+    expect(done.usage.retries).toBe(4); // the four failed attempts, reported with the completion
+    const again = await chat(server.baseUrl, { max_retries: 4 }).complete(HELLO, 't');
+    expect(again.usage.retries).toBe(0); // a first-time success counts none (nothing left over)
   });
 
   it('backs off (with jitter) between attempts when the server gives no Retry-After', async () => {
@@ -184,6 +187,7 @@ describe('retries (counted on the server)', () => {
     const done = await chat(server.baseUrl, { timeout_ms: 300, max_retries: 2 }).complete(HELLO, 't');
     expect(done.content).toBe('ok');
     expect(server.requests).toHaveLength(2);
+    expect(done.usage.retries).toBe(1);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
@@ -339,6 +343,7 @@ describe('usage and cost', () => {
       prompt_tokens: 1234,
       completion_tokens: 56,
       cost_usd: expect.closeTo(0.003645, 12),
+      retries: 0,
     });
     const b = await model.complete(HELLO, 't');
     // 4000 × 2.5 / 1e6 + 1000 × 10 / 1e6 = 0.01 + 0.01
@@ -352,19 +357,19 @@ describe('usage and cost', () => {
   it('UsageMeter: a token budget or a cost budget is exhausted once reached', () => {
     const tokens = new UsageMeter({ max_tokens: 100 });
     expect(tokens.exhausted()).toBe(false);
-    tokens.add({ prompt_tokens: 50, completion_tokens: 10, cost_usd: 1 });
+    tokens.add({ prompt_tokens: 50, completion_tokens: 10, cost_usd: 1, retries: 0 });
     expect(tokens.exhausted()).toBe(false);
-    tokens.add({ prompt_tokens: 30, completion_tokens: 10, cost_usd: 1 });
+    tokens.add({ prompt_tokens: 30, completion_tokens: 10, cost_usd: 1, retries: 0 });
     expect(tokens.exhausted()).toBe(true); // 100 ≥ 100
 
     const cost = new UsageMeter({ max_cost_usd: 0.05 });
-    cost.add({ prompt_tokens: 10_000_000, completion_tokens: 0, cost_usd: 0.049 });
+    cost.add({ prompt_tokens: 10_000_000, completion_tokens: 0, cost_usd: 0.049, retries: 0 });
     expect(cost.exhausted()).toBe(false);
-    cost.add({ prompt_tokens: 0, completion_tokens: 0, cost_usd: 0.001 });
+    cost.add({ prompt_tokens: 0, completion_tokens: 0, cost_usd: 0.001, retries: 0 });
     expect(cost.exhausted()).toBe(true);
 
     const none = new UsageMeter();
-    none.add({ prompt_tokens: 1e9, completion_tokens: 1e9, cost_usd: 1e6 });
+    none.add({ prompt_tokens: 1e9, completion_tokens: 1e9, cost_usd: 1e6, retries: 0 });
     expect(none.exhausted()).toBe(false);
     expect(none.calls).toBe(1);
   });

@@ -39,7 +39,7 @@ interface Summary {
   leaks: number;
   invalid_tool_arguments: number;
   unknown_tool_calls: number;
-  usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number; retries: number };
 }
 
 const root = mkdtempSync(join(tmpdir(), 'cove-mock-llm-e2e-'));
@@ -135,6 +135,18 @@ describe('cove generate against cove mock-llm with faults', () => {
     expect(kinds.length, JSON.stringify(faultyStats.faults)).toBeGreaterThanOrEqual(6);
     for (const kind of ['429', '500', 'timeout', 'leak'])
       expect(faultyStats.faults[kind], `${kind} in ${JSON.stringify(faultyStats.faults)}`).toBeGreaterThan(0);
+  });
+
+  it('retries are recorded: every 429, 500 and timeout the server injected was retried or ended its episode', () => {
+    const records = readRecords(faultyDir);
+    const summary = readJson<Summary>(join(faultyDir, 'summary.json'));
+    const retries = records.reduce((a, r) => a + (r.usage.retries ?? 0), 0);
+    expect(summary.usage.retries).toBe(retries);
+    expect(retries).toBeGreaterThan(0);
+    // max_retries 1: a call that failed for good met two faults in a row and ended its episode
+    const lost = records.filter((r) => r.termination_reason === 'infrastructure_error').length;
+    const f = faultyStats.faults;
+    expect(retries + 2 * lost).toBe((f['429'] ?? 0) + (f['500'] ?? 0) + (f.timeout ?? 0));
   });
 
   it('every episode that did not pass has a failure; error terminations have a termination_detail', () => {

@@ -105,7 +105,9 @@ describe('resuming model-role runs', () => {
       ...roles(url),
     ];
     const down = await runCoveAsync(args(failing.baseUrl));
-    expect(down.status, down.stderr).toBe(0);
+    // every episode lost to the endpoint: not a finished run (exit 1), said on stderr
+    expect(down.status, down.stderr).toBe(1);
+    expect(down.stderr).toContain('note: 3 episode(s) ended on an infrastructure failure');
     const failed = readRecords(out);
     expect(failed).toHaveLength(3);
     for (const r of failed) {

@@ -5,12 +5,14 @@ import { sha256Hex } from '../../core/hash.js';
 import { getDomain } from '../../domains/registry.js';
 import { generate } from '../../run/generate.js';
 import { createRoleFactory } from '../../run/roles.js';
+import { checkRunFolder, runPaths } from '../../run/run-folder.js';
 import { agentContext, type TextSetting } from '../../sim/agent-context.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
 import { intFlag } from '../db-source.js';
 import { type TaskFlags, taskSource } from '../generate-setup.js';
+import { prepareOutputDir } from '../output-paths.js';
 import { startProgress } from '../progress.js';
 import { type RoleFlags, resolveRoles } from '../role-flags.js';
 import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
@@ -84,6 +86,16 @@ export function registerGenerate(program: Command): void {
   withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
     const domain = getDomain(flags.domain);
     const parsed = synthesisFlags(flags);
+    if (flags.tasks !== undefined) {
+      // these decide how tasks are synthesized; a tasks file's tasks are already made
+      const ignored = ['difficulty', 'fuzz', 'k'].filter((o) => self.getOptionValueSource(o) === 'cli');
+      if (ignored.length > 0) {
+        throw new ConfigError(
+          `${ignored.map((o) => `--${o}`).join(', ')} cannot be used with --tasks: the tasks in ${flags.tasks} are already made (their settings are in each task's cove block)`,
+        );
+      }
+    }
+    prepareOutputDir('--out', resolve(flags.out));
     if (flags.text !== 'cove' && flags.text !== 'tau2')
       throw new ConfigError(`--text must be cove or tau2, not '${flags.text}'`);
     const text = flags.text as TextSetting;
@@ -150,19 +162,23 @@ export function registerGenerate(program: Command): void {
       domain: domain.name,
       source: source.sourceId,
       seed,
-      difficulty: parsed.difficulty,
-      fuzz: parsed.fuzz,
-      k: k ?? null,
+      // a tasks file carries its own synthesis settings (its hash is in `source`)
+      difficulty: flags.tasks === undefined ? parsed.difficulty : null,
+      fuzz: flags.tasks === undefined ? parsed.fuzz : null,
+      k: flags.tasks === undefined ? (k ?? null) : null,
       semantics,
       text,
       agent: factory.agentName,
       user: factory.userName,
     };
+    checkRunFolder(runPaths(out), fingerprint); // before any task is synthesized
     // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
     let count = targetSft === undefined ? n : Math.max(n, targetSft);
     let result: Awaited<ReturnType<typeof generate>>;
     let resumed: boolean | undefined;
     let newEpisodes = 0;
+    let newInfrastructureErrors = 0;
+    let taskCount = 0;
     for (;;) {
       const synthesizing = source.open ? startProgress('tasks', count, { quiet }) : undefined;
       const tasks = await source.tasks(
@@ -176,6 +192,7 @@ export function registerGenerate(program: Command): void {
         process.exitCode = 130;
         return;
       }
+      taskCount = tasks.length;
       const progress = startProgress('episodes', tasks.length, { quiet });
       result = await generate({
         domain,
@@ -200,10 +217,12 @@ export function registerGenerate(program: Command): void {
         onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
         shouldStop: () => interrupted || roles.meter.exhausted(),
         meter: roles.meter,
+        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       });
       progress.stop();
       resumed ??= result.resumed;
       newEpisodes += result.newEpisodes;
+      newInfrastructureErrors += result.newInfrastructureErrors;
       const passed = result.summary.sft_trajectories;
       if (targetSft === undefined || passed >= targetSft || interrupted || roles.meter.exhausted()) break;
       if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
@@ -222,6 +241,20 @@ export function registerGenerate(program: Command): void {
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {
       process.stderr.write(`note: --target-sft ${targetSft} not reached (${s.sft_trajectories} passed)\n`);
     }
+    if (s.tasks > taskCount && flags.tasks === undefined) {
+      process.stderr.write(
+        `note: ${out} holds ${s.tasks} tasks from an earlier run with a larger --n; the summary covers all of them\n`,
+      );
+    }
+    const lost = s.termination_reasons.infrastructure_error ?? 0;
+    if (lost > 0) {
+      process.stderr.write(
+        `note: ${lost} episode(s) ended on an infrastructure failure (model endpoint unreachable or failing after ` +
+          `retries; see termination_detail); run the same command again to retry them\n`,
+      );
+    }
     if (interrupted) process.exitCode = 130;
+    // nothing but infrastructure failures: the endpoint is down or misconfigured, not a finished run
+    else if (newEpisodes > 0 && newInfrastructureErrors === newEpisodes) process.exitCode = 1;
   });
 }

@@ -43,6 +43,11 @@ export function registerReplay(program: Command): void {
         const input = loadCoveTasks(domain, options.tasks, options.db);
         base = input.loaded.base;
         if (self.getOptionValueSource('semantics') !== 'cli') semantics = input.semantics;
+        else if (semantics !== input.semantics) {
+          process.stderr.write(
+            `note: the tasks in ${options.tasks} were made under ${input.semantics}; replaying under ${semantics} as asked (gold actions may fail)\n`,
+          );
+        }
       } else {
         const dbFile =
           options.db ??
@@ -59,9 +64,13 @@ export function registerReplay(program: Command): void {
       const wanted = options.ids?.split(',').map((s) => s.trim());
       if (wanted !== undefined) {
         const known = new Set(tasks.map((t) => t.task.id));
+        if (wanted.some((id) => id === ''))
+          throw new ConfigError(`--ids must be task ids separated by commas, not '${options.ids}'`);
         const missing = wanted.filter((id) => !known.has(id));
         if (missing.length > 0)
-          throw new ConfigError(`--ids: no task with id ${missing.join(', ')} in ${options.tasks}`);
+          throw new ConfigError(
+            `--ids: no task with id ${missing.map((id) => `'${id}'`).join(', ')} in ${options.tasks}`,
+          );
       }
       for (const { task } of tasks) {
         if (wanted !== undefined && !wanted.includes(task.id)) continue;

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
@@ -8,6 +7,7 @@ import type { QualityReport } from '../../tasks/quality-report.js';
 import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
 import { COVE_VERSION } from '../../version.js';
 import { chooseDb, intFlag } from '../db-source.js';
+import { prepareOutputFile } from '../output-paths.js';
 import { startProgress } from '../progress.js';
 import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
@@ -62,6 +62,7 @@ export function registerTasks(program: Command): void {
     const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
     const sandboxSeed =
       flags.sandboxSeed === undefined ? undefined : intFlag('--sandbox-seed', flags.sandboxSeed, 0);
+    prepareOutputFile('--out', flags.out);
     const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: dirname(resolve(flags.out)) });
     const progress = startProgress('tasks', n);
     const result = synthesizeTasks(
@@ -80,7 +81,6 @@ export function registerTasks(program: Command): void {
     );
     progress.stop();
     choice.loaded.base.close();
-    mkdirSync(dirname(flags.out), { recursive: true });
     writeFileAtomic(flags.out, `${JSON.stringify(result.tasks, null, 2)}\n`);
     const reportFile = join(dirname(flags.out), `${basename(flags.out).replace(/\.json$/, '')}.report.json`);
     writeFileAtomic(reportFile, `${JSON.stringify(result.report, null, 2)}\n`);

@@ -1,0 +1,34 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+
+/**
+ * Checks, before any work starts, that `file` can be written as a file: it is not a folder, and its folder exists
+ * or can be created (created here). @throws {ConfigError} naming the flag and the path
+ */
+export function prepareOutputFile(flag: string, file: string): void {
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    throw new ConfigError(`${flag} ${file} is a folder; give a file name such as ${file}/tasks.json`);
+  }
+  makeFolder(flag, dirname(file));
+}
+
+/**
+ * Checks, before any work starts, that `dir` is a folder or can be created as one (created here).
+ * @throws {ConfigError} naming the flag and the path
+ */
+export function prepareOutputDir(flag: string, dir: string): void {
+  makeFolder(flag, dir);
+}
+
+function makeFolder(flag: string, dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new ConfigError(`${flag}: ${dir} exists and is not a folder`);
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    throw new ConfigError(`${flag}: cannot create the folder ${dir} (${code})`);
+  }
+}
