@@ -30,7 +30,13 @@ function lastAgentText(messages: readonly ChatMessage[]): string {
   return '';
 }
 
-/** The most specific cause of a failed episode, or `undefined` when it passed. */
+/**
+ * The most specific cause of a failed episode, or `undefined` when it passed. In order: the termination (errors,
+ * limits, infrastructure), then invalid arguments, unknown tools and leaks, then the verdict: a write by the tool
+ * of an unsatisfied constraint on another entity is a `wrong_write` (the right action on the wrong order, …);
+ * other writes outside the constraints are `redundant_write`; a user who stopped while the agent was asking for
+ * a confirmation, or before the agent did anything past its greeting, `user_stopped_early`.
+ */
 export function attributeFailure(
   outcome: Pick<EpisodeOutcome, 'termination' | 'messages' | 'toolCalls'>,
   verification: Verification,
@@ -53,11 +59,17 @@ export function attributeFailure(
   if (extra.unknownToolCalls > 0) return 'unknown_tool';
   if (extra.leaks > 0) return 'leak';
   if (verification.score === 1) return verification.stateMatch ? undefined : 'state_mismatch';
-  if (verification.redundant.length > 0) return 'redundant_write';
   const unsatisfied = verification.constraints.filter((c) => !c.satisfied);
+  const missedTools = new Set(unsatisfied.map((c) => c.kind));
+  if (verification.redundant.some((r) => r.reason === 'outside_footprint' && missedTools.has(r.tool)))
+    return 'wrong_write';
+  if (verification.redundant.length > 0) return 'redundant_write';
   if (unsatisfied.length > 0 && unsatisfied.every((c) => c.kind === 'information'))
     return 'information_not_given';
   if (ASKING.test(lastAgentText(outcome.messages))) return 'user_stopped_early';
+  const agentTurns = outcome.messages.filter((m) => m.role === 'assistant').length;
+  if (outcome.termination === 'user_stop' && outcome.toolCalls.length === 0 && agentTurns <= 1)
+    return 'user_stopped_early';
   const wrote = outcome.toolCalls.some((c) => writeTools.has(c.name) && !c.error);
   return wrote ? 'wrong_write' : 'agent_never_wrote';
 }
