@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCove } from '../helpers/cli.js';
 import { GOLDEN, RETAIL_DB, RETAIL_TASKS } from '../helpers/paths.js';
 
@@ -40,6 +40,7 @@ describe('cove replay', () => {
 
   it('finds the τ² data directory from --tau2-data and from $COVE_TAU2_DATA', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cove-replay-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const tasks = join(dir, 'tasks.json');
     writeFileSync(tasks, JSON.stringify(JSON.parse(readFileSync(RETAIL_TASKS, 'utf8')).slice(0, 1)));
     const without = runCove(['replay', '--tasks', tasks]);
@@ -62,6 +63,7 @@ describe('cove replay', () => {
 
 describe('bad input files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cove-bad-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const write = (name: string, text: string) => {
     const file = join(dir, name);
     writeFileSync(file, text);

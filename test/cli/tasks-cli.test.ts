@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,7 @@ interface Report {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'cove-tasks-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const read = (file: string): string => readFileSync(join(dir, file), 'utf8');
 const bump = (m: Record<string, number>, k: string) => {
   m[k] = (m[k] ?? 0) + 1;
