@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
@@ -58,7 +58,7 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
             users: db.sandbox.size.users,
             orders: db.sandbox.size.orders,
           })
-        : chooseDb(domain, { db: resolve(dirname(file), db.path) });
+        : recordedDb(domain, file, db.path);
   const expected = (db as { canonical_sha256?: string }).canonical_sha256;
   if (expected !== undefined && choice.loaded.hashes.canonical_sha256 !== expected) {
     choice.loaded.base.close();
@@ -74,4 +74,15 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
     ...(choice.sandboxText === undefined ? {} : { sandboxText: choice.sandboxText }),
     semantics: blocks[0]?.semantics ?? 'parity',
   };
+}
+
+/** The DB file a tasks file names (relative to the tasks file); a missing one says how to point at it. */
+function recordedDb(domain: Domain, tasksFile: string, path: string) {
+  const dbFile = resolve(dirname(tasksFile), path);
+  if (!existsSync(dbFile)) {
+    throw new ConfigError(
+      `${tasksFile}: its tasks were made from the DB ${path} (relative to the tasks file), which is not at ${dbFile}; pass it with --db`,
+    );
+  }
+  return chooseDb(domain, { db: dbFile });
 }

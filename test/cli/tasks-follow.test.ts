@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,5 +102,14 @@ describe('replay of cove tasks', () => {
     const r = runCove(['replay', '--tasks', tasks], { cwd: root });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    // moved away from its DB: says where it looked and how to point at the DB
+    const away = join(root, 'tasks-alone.json');
+    writeFileSync(away, readFileSync(tasks));
+    const lost = runCove(['replay', '--tasks', away]);
+    expect(lost.status).toBe(2);
+    expect(lost.stderr).toContain(
+      `cove: ${away}: its tasks were made from the DB sandbox.json (relative to the tasks file), which is not at ${join(root, 'sandbox.json')}; pass it with --db`,
+    );
+    expect(runCove(['replay', '--tasks', away, '--db', db]).stdout).toBe(r.stdout);
   });
 });

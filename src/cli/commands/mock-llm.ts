@@ -120,6 +120,11 @@ export function registerMockLlm(program: Command): void {
         seed: intFlag('--seed', flags.seed, 1),
       });
       const port = intFlag('--port', flags.port, 8765);
+      if (!['localhost', '::1'].includes(flags.host) && !/^127\.\d+\.\d+\.\d+$/.test(flags.host)) {
+        process.stderr.write(
+          `warning: --host ${flags.host} makes the mock server (no authentication) reachable from other machines\n`,
+        );
+      }
       const server = await serveApp(app, { port, host: flags.host }).catch((e: NodeJS.ErrnoException) => {
         throw new ConfigError(
           e.code === 'EADDRINUSE'

@@ -76,7 +76,7 @@ export function askFor(rng: Rng, r: RetailRequest): string {
 }
 
 export function opening(rng: Rng, request: string, identity?: UserRef): string {
-  const hello = rng.pick(['Hi!', 'Hello,', 'Hi there.', 'Good morning.']);
+  const hello = rng.pick(['Hi!', 'Hello.', 'Hi there.', 'Good morning.']);
   return identity === undefined
     ? `${hello} ${request}`
     : `${hello} ${request} By the way, ${userText(identity)}.`;
