@@ -39,6 +39,11 @@ export class UsageMeter {
     this.#maxCostUsd = budget.max_cost_usd;
   }
 
+  /** The budget: tokens (prompt + completion) and USD; undefined where none is set. */
+  get budget(): { readonly maxTokens: number | undefined; readonly maxCostUsd: number | undefined } {
+    return { maxTokens: this.#maxTokens, maxCostUsd: this.#maxCostUsd };
+  }
+
   add(usage: CallUsage): void {
     this.calls++;
     this.promptTokens += usage.prompt_tokens;

@@ -3,10 +3,11 @@ import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
-import type { UsageMeter } from '../llm/usage-meter.js';
+import { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/run-episode.js';
 import type { CoveTask } from '../tasks/cove-task.js';
+import { BudgetGate } from './budget-gate.js';
 import { episodeId, type RoleFactory, type RunContext, runTaskEpisode } from './episode-runner.js';
 import { openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
 import { sftRows } from './sft.js';
@@ -116,6 +117,11 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   const total = job.tasks.length;
   const keptTasks = () => new Set(records.filter(keptForSft).map((r) => r.task_index)).size;
   job.base.warm(Math.min(job.concurrency, total));
+  // with a budget, episodes start only while it can pay for them (the meter is run-wide: earlier episodes count)
+  const gate = new BudgetGate(
+    job.meter ?? new UsageMeter(),
+    job.meter === undefined ? [] : records.map((r) => r.usage),
+  );
   try {
     await Promise.all(
       job.tasks.map((task) =>
@@ -131,7 +137,18 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               // let signals, timers and progress output through between scripted episodes (which never wait on I/O)
               await new Promise<void>((resolve) => setImmediate(resolve));
               if (job.shouldStop?.() === true) break;
-              record = await runTaskEpisode(context, task, 0, attempt);
+              if (!(await gate.admit())) break;
+              if (job.shouldStop?.() === true) {
+                gate.finish(undefined);
+                break;
+              }
+              try {
+                record = await runTaskEpisode(context, task, 0, attempt);
+              } catch (e) {
+                gate.finish(undefined);
+                throw e;
+              }
+              gate.finish(record.usage);
               job.meter?.counted(record.id);
               ran = true;
               log.append(record);

@@ -53,6 +53,7 @@ interface RpmObservation {
 let pending: Record<
   | 'budgetTokens'
   | 'budgetUsd'
+  | 'budgetTight'
   | 'targetSft'
   | 'targetGrow'
   | 'attemptsFail'
@@ -104,6 +105,8 @@ async function observeRpm(server: MockLlmProcess, config: string): Promise<RpmOb
   }
 }
 
+const BUDGET_USD = 4;
+
 beforeAll(async () => {
   // the tasks `cove generate --sandbox-seed 1` synthesizes (same seed and defaults), enough for --target-sft
   const made = await runCoveAsync(['tasks', '--sandbox-seed', '1', '--n', '150', '--out', tasksFile]);
@@ -141,6 +144,10 @@ beforeAll(async () => {
     prices: { mock: { prompt_per_mtok: 2.5, completion_per_mtok: 10 } },
     budget: { max_cost_usd: 0.001 },
   });
+  const tightBudget = file('budget-tight.json', {
+    prices: { mock: { prompt_per_mtok: 2.5, completion_per_mtok: 10 } },
+    budget: { max_cost_usd: BUDGET_USD },
+  });
   const badType = file('bad-type.json', { roles: { agent: { temperature: 'hot' } } });
   const badKey = file('bad-key.json', { roles: { user: { tempurature: 0.5 } } });
   // roles from the file alone; the agent's base URL there is a closed loopback port, overridden by the flag
@@ -158,6 +165,9 @@ beforeAll(async () => {
       withTasks(40, 50, 'budget-tokens', ['--concurrency', '2', '--budget-tokens', '1000']),
     ),
     budgetUsd: runCoveAsync(withTasks(50, 60, 'budget-usd', ['--concurrency', '2', '--config', costBudget])),
+    budgetTight: runCoveAsync(
+      withTasks(70, 150, 'budget-tight', ['--concurrency', '64', '--config', tightBudget]),
+    ),
     targetSft: runCoveAsync([
       'generate',
       '--sandbox-seed',
@@ -239,6 +249,22 @@ describe('budget', () => {
     expect(readJson<Summary>(join(dir('budget-usd'), 'summary.json')).usage.cost_usd).toBeGreaterThanOrEqual(
       0.001,
     );
+  });
+});
+
+describe('a budget at --concurrency 64', () => {
+  it('stops close to the budget instead of a whole batch of 64 episodes past it', async () => {
+    const r = await pending.budgetTight;
+    ok(r);
+    expect(r.stderr).toMatch(/budget reached/);
+    const summary = readJson<Summary>(join(dir('budget-tight'), 'summary.json'));
+    process.stdout.write(
+      `[llm options] budget USD ${BUDGET_USD}: ${summary.episodes} episodes, spent USD ${summary.usage.cost_usd}\n`,
+    );
+    // an episode here costs about USD 0.1–0.5: 64 started at once would spend several times the budget
+    expect(summary.usage.cost_usd).toBeGreaterThanOrEqual(BUDGET_USD);
+    expect(summary.usage.cost_usd).toBeLessThanOrEqual(BUDGET_USD * 1.35);
+    expect(summary.episodes).toBeLessThan(64);
   });
 });
 
