@@ -79,9 +79,22 @@ export function resolveRoles(
         ? 'scripted'
         : modelRole('user', userSpec, config, { baseUrl: flags.userBaseUrl, apiKeyEnv: flags.userApiKeyEnv }),
   };
+  const maxCostUsd = positive('--budget-usd', flags.budgetUsd) ?? config.budget.max_cost_usd;
+  if (maxCostUsd !== undefined) {
+    // a cost budget over a model without a price would count USD 0 forever: refuse rather than run unbounded
+    for (const role of [choice.agent, choice.user]) {
+      if (typeof role === 'string') continue;
+      const model = role.model.replace(/^openai:/, '');
+      if (config.prices[model] === undefined) {
+        throw new ConfigError(
+          `a cost budget needs the price of ${model}: add "prices": {"${model}": {"prompt_per_mtok": …, "completion_per_mtok": …}} to --config, or use --budget-tokens`,
+        );
+      }
+    }
+  }
   const meter = new UsageMeter({
     max_tokens: positive('--budget-tokens', flags.budgetTokens) ?? config.budget.max_tokens,
-    max_cost_usd: positive('--budget-usd', flags.budgetUsd) ?? config.budget.max_cost_usd,
+    max_cost_usd: maxCostUsd,
   });
   return {
     choice,

@@ -44,6 +44,8 @@ export interface GenerateJob {
   readonly onProgress?: (done: number, total: number, kept: number) => void;
   /** Run-wide usage: trajectories already in the folder are counted into it (so a budget spans resumes). */
   readonly meter?: UsageMeter;
+  /** Stop starting episodes once this many trajectories in the folder pass (`--target-sft`). */
+  readonly targetSft?: number;
   /** Polled before each new episode; true stops starting new ones (budget reached, Ctrl-C). */
   readonly shouldStop?: () => boolean;
   /** Told about repairs made to the run folder on resume (a torn last line, damaged lines). */
@@ -113,6 +115,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   let done = 0;
   let newEpisodes = 0;
   let newInfrastructureErrors = 0;
+  let passed = records.filter(keptForSft).length;
   let superseded = loaded.duplicates + loaded.corrupt.length;
   const total = job.tasks.length;
   const keptTasks = () => new Set(records.filter(keptForSft).map((r) => r.task_index)).size;
@@ -136,7 +139,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
             if (record === undefined) {
               // let signals, timers and progress output through between scripted episodes (which never wait on I/O)
               await new Promise<void>((resolve) => setImmediate(resolve));
-              if (job.shouldStop?.() === true) break;
+              if (job.shouldStop?.() === true || passed >= (job.targetSft ?? Infinity)) break;
               if (!(await gate.admit())) break;
               if (job.shouldStop?.() === true) {
                 gate.finish(undefined);
@@ -161,6 +164,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               }
               records.push(record);
               byId.set(id, record);
+              if (keptForSft(record)) passed++;
               newEpisodes++;
               if (record.termination_reason === 'infrastructure_error') newInfrastructureErrors++;
             }

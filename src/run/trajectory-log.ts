@@ -54,16 +54,31 @@ export function loadTrajectoryLog(file: string): LoadedLog {
   return { records: [...byId.values()], truncatedBytes, duplicates, corrupt };
 }
 
-/** A line's record, or undefined when the line is not JSON or not an object with a string `id`. */
+/**
+ * A line's record, or undefined when the line is not JSON or lacks what a resume reads (`id`, `task_index`,
+ * `termination_reason`, `usage` with its numbers, `verification`, `messages`).
+ */
 function parseRecord(line: string): TrajectoryRecord | undefined {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(line);
-    const isRecord =
-      typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
-    return isRecord ? (value as TrajectoryRecord) : undefined;
+    value = JSON.parse(line);
   } catch {
     return undefined;
   }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const r = value as Record<string, unknown>;
+  const usage = r.usage as Record<string, unknown> | null | undefined;
+  const ok =
+    typeof r.id === 'string' &&
+    typeof r.task_index === 'number' &&
+    typeof r.termination_reason === 'string' &&
+    typeof r.verification === 'object' &&
+    r.verification !== null &&
+    Array.isArray(r.messages) &&
+    typeof usage === 'object' &&
+    usage !== null &&
+    ['prompt_tokens', 'completion_tokens', 'cost_usd'].every((k) => typeof usage[k] === 'number');
+  return ok ? (value as TrajectoryRecord) : undefined;
 }
 
 /** Appends records to `trajectories.jsonl`, one whole line per `write`, flushed to disk every few lines. */

@@ -148,7 +148,17 @@ describe('crash safety of cove generate (design.md §7.6)', () => {
 });
 
 describe('loadTrajectoryLog', () => {
-  const line = (id: string, text: string) => `${JSON.stringify({ id, note: text })}\n`;
+  // the smallest record a resume accepts
+  const line = (id: string, text: string) =>
+    `${JSON.stringify({
+      id,
+      note: text,
+      task_index: 0,
+      termination_reason: 'user_stop',
+      verification: {},
+      messages: [],
+      usage: { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 },
+    })}\n`;
 
   it('keeps the complete lines and cuts a torn last line off the file', () => {
     const file = join(root, 'torn.jsonl');
@@ -194,7 +204,7 @@ describe('loadTrajectoryLog', () => {
 
   it('skips and reports damaged complete lines, keeping every record after them', () => {
     const file = join(root, 'damaged.jsonl');
-    const text = `${line('a', '1')}{"id": "b", "no${'\n'}[1, 2]\n${line('c', '3')}null\n${line('d', '4')}`;
+    const text = `${line('a', '1')}{"id": "b", "no${'\n'}[1, 2]\n${line('c', '3')}null\n{"id": "zzz"}\n${line('d', '4')}`;
     writeFileSync(file, text);
     const loaded = loadTrajectoryLog(file);
     expect(loaded.records.map((r) => r.id)).toEqual(['a', 'c', 'd']);
@@ -202,6 +212,7 @@ describe('loadTrajectoryLog', () => {
       { line: 2, text: '{"id": "b", "no' },
       { line: 3, text: '[1, 2]' },
       { line: 5, text: 'null' },
+      { line: 6, text: '{"id": "zzz"}' }, // JSON, but not a record
     ]);
     expect(loaded.truncatedBytes).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(text); // the loader itself changes nothing but a torn tail

@@ -303,3 +303,15 @@ describe('cove generate: solvability at every fuzz level (design.md §7.2)', () 
     ).toEqual([]);
   });
 });
+
+describe('cove generate --target-sft', () => {
+  it('stops starting episodes once N trajectories pass (at most the episodes under way more)', () => {
+    const out = join(root, 'target-20');
+    const r = runCove(['generate', '--n', '100', '--target-sft', '20', '--concurrency', '4', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const sft = readFileSync(join(out, 'sft.jsonl'), 'utf8').trim().split('\n');
+    // every oracle episode passes: 20, plus at most the 3 others under way when the 20th passed
+    expect(sft.length).toBeGreaterThanOrEqual(20);
+    expect(sft.length).toBeLessThanOrEqual(23);
+  });
+});

@@ -83,6 +83,23 @@ describe('options that would be ignored are refused', () => {
   });
 });
 
+describe('a cost budget without a price', () => {
+  it('is refused: it would count USD 0 forever', () => {
+    const r = runCove([
+      'generate',
+      '--agent',
+      'openai:gpt-4.1',
+      '--agent-base-url',
+      'http://127.0.0.1:9/v1',
+      '--budget-usd',
+      '1',
+      '--out',
+      join(root, 'unpriced'),
+    ]);
+    expectUsageError(r, 'a cost budget needs the price of gpt-4.1');
+  });
+});
+
 describe('a run folder holding another run', () => {
   it('is refused before any task is synthesized', () => {
     const out = join(root, 'other-run');

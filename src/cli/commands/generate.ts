@@ -216,6 +216,7 @@ export function registerGenerate(program: Command): void {
         fingerprint,
         onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
         shouldStop: () => interrupted || roles.meter.exhausted(),
+        ...(targetSft === undefined ? {} : { targetSft }),
         meter: roles.meter,
         onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       });
