@@ -40,6 +40,29 @@ export interface Completion {
   readonly usage: CallUsage;
 }
 
+/** How long the SDK lets a request wait in an endpoint's queue and run, in all (a day). */
+const QUEUED_REQUEST_LIMIT_MS = 86_400_000;
+
+/**
+ * `nodeFetch` aborted after `timeoutMs` (counted from now) or when `init.signal` aborts. The timeout's abort is an
+ * `AbortError` saying "timed out", which the SDK retries as a connection timeout.
+ */
+function fetchWithin(url: string | URL | Request, init: RequestInit | undefined, timeoutMs: number) {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`the request timed out after ${timeoutMs} ms`, 'AbortError')),
+    timeoutMs,
+  );
+  const outer = init?.signal ?? undefined;
+  const follow = () => controller.abort(outer?.reason);
+  if (outer?.aborted === true) follow();
+  else outer?.addEventListener('abort', follow, { once: true });
+  return nodeFetch(url, { ...init, signal: controller.signal }).finally(() => {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', follow);
+  });
+}
+
 /** One endpoint (base URL + key): an OpenAI SDK client and a queue enforcing its concurrency and rate caps. */
 interface Endpoint {
   readonly client: OpenAI;
@@ -76,13 +99,16 @@ export class EndpointPool {
         const headers = plainHeaders(init?.headers);
         const retry = Number(headers['x-stainless-retry-count'] ?? 0);
         if (retry > 0) retries.set(callKey(headers['x-cove-role'], headers['x-cove-task-id']), retry);
-        return queue.add(() => nodeFetch(url, init)) as Promise<Response>;
+        // the timeout runs from when the request leaves the queue: waiting for a requests_per_minute slot is
+        // not the endpoint being slow, and must not use up retries
+        return queue.add(() => fetchWithin(url, init, config.timeout_ms)) as Promise<Response>;
       };
       endpoint = {
         client: new OpenAI({
           apiKey,
           baseURL: config.base_url,
-          timeout: config.timeout_ms,
+          timeout: QUEUED_REQUEST_LIMIT_MS, // the request's own timeout is applied after the queue
+
           maxRetries: config.max_retries,
           fetch: queuedFetch as typeof fetch,
         }),

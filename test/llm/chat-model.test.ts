@@ -191,6 +191,16 @@ describe('retries (counted on the server)', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
+  it('time spent waiting in the endpoint queue is not the request timing out (no retries)', async () => {
+    const server = await fake(() => hang(200, text('ok')));
+    const model = chat(server.baseUrl, { timeout_ms: 300, max_retries: 2, max_concurrency: 1 });
+    // one at a time: the third waits ~400 ms in the queue, more than timeout_ms, then takes 200 ms
+    const done = await Promise.all([1, 2, 3].map((i) => model.complete(HELLO, `t${i}`)));
+    expect(done.map((d) => d.content)).toEqual(['ok', 'ok', 'ok']);
+    expect(done.map((d) => d.usage.retries)).toEqual([0, 0, 0]);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('fails with a RoleError when every attempt times out', async () => {
     const server = await fake(() => hang(800, text('late')));
     const e = await roleError(chat(server.baseUrl, { timeout_ms: 150, max_retries: 1 }).complete(HELLO, 't'));
