@@ -1,6 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCove } from '../helpers/cli.js';
 import { RETAIL_DB } from '../helpers/paths.js';
@@ -10,6 +20,7 @@ import { RETAIL_DB } from '../helpers/paths.js';
  * stack trace, and no work done or files left behind.
  */
 
+const BIN = fileURLToPath(new URL('../../bin/cove.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'cove-mistakes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -98,6 +109,30 @@ describe('a cost budget without a price', () => {
     ]);
     expectUsageError(r, 'a cost budget needs the price of gpt-4.1');
   });
+});
+
+describe('two cove generate on one run folder', () => {
+  it('the second is refused while the first runs; a lock left by a killed process is taken over', async () => {
+    const out = join(root, 'locked');
+    const first = spawn(process.execPath, [BIN, 'generate', '--n', '3000', '--out', out, '--quiet'], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => first.on('exit', resolve));
+    const lock = join(out, 'run.lock');
+    while (!existsSync(lock)) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(lock, 'utf8').trim()).toBe(String(first.pid));
+    const second = runCove(['generate', '--n', '3000', '--out', out, '--quiet']);
+    expectUsageError(second, `${out} is being written by another cove generate (pid ${first.pid})`);
+    first.kill('SIGKILL');
+    await exited;
+    expect(existsSync(lock)).toBe(true); // SIGKILL gave it no chance to clean up
+    const third = runCove(['generate', '--n', '3', '--out', join(root, 'other-folder'), '--quiet']);
+    expect(third.status).toBe(0);
+    // the same folder again: the stale lock is taken over, and released at exit
+    const resumed = runCove(['generate', '--n', '3000', '--out', out, '--quiet', '--concurrency', '64']);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+  }, 120_000);
 });
 
 describe('a run folder holding another run', () => {

@@ -6,6 +6,7 @@ import { getDomain } from '../../domains/registry.js';
 import { generate } from '../../run/generate.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { checkRunFolder, runPaths } from '../../run/run-folder.js';
+import { lockRunFolder } from '../../run/run-lock.js';
 import { agentContext, type TextSetting } from '../../sim/agent-context.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
@@ -171,6 +172,7 @@ export function registerGenerate(program: Command): void {
       agent: factory.agentName,
       user: factory.userName,
     };
+    lockRunFolder(out); // one writer per run folder
     checkRunFolder(runPaths(out), fingerprint); // before any task is synthesized
     // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
     let count = targetSft === undefined ? n : Math.max(n, targetSft);

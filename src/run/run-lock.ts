@@ -1,0 +1,51 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+
+/**
+ * Takes the run folder's lock (`run.lock`, holding the owner's pid) for this process, so two `cove generate`
+ * processes never write one folder at once (each would run every episode and append it). A lock whose process is
+ * gone (killed) is taken over. Released when the process exits.
+ * @throws {ConfigError} when a live process holds the lock
+ */
+export function lockRunFolder(dir: string): void {
+  const file = join(dir, 'run.lock');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const owner = Number.parseInt(readOwner(file), 10);
+      if (Number.isSafeInteger(owner) && owner !== process.pid && isAlive(owner)) {
+        throw new ConfigError(
+          `${dir} is being written by another cove generate (pid ${owner}); wait for it to finish or stop it`,
+        );
+      }
+      rmSync(file, { force: true }); // left by a process that is gone
+      continue;
+    }
+    writeSync(fd, `${process.pid}\n`);
+    closeSync(fd);
+    process.once('exit', () => rmSync(file, { force: true }));
+    return;
+  }
+  throw new ConfigError(`cannot take the lock ${file}; remove it if no cove generate is running`);
+}
+
+function readOwner(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
