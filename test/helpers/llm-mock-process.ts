@@ -115,3 +115,18 @@ export function spawnCove(args: readonly string[]): CoveProcess {
     },
   };
 }
+
+/** `cove generate` flags that give both roles to model `mock` at `baseUrl` (a `cove mock-llm`), quietly. */
+export function mockRoleFlags(baseUrl: string): string[] {
+  return [
+    '--agent',
+    'openai:mock',
+    '--agent-base-url',
+    baseUrl,
+    '--user',
+    'openai:mock',
+    '--user-base-url',
+    baseUrl,
+    '--quiet',
+  ];
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { type CliResult, runCoveAsync } from '../helpers/cli.js';
-import { type MockLlmProcess, spawnCove, startMockLlm } from '../helpers/llm-mock-process.js';
+import { type MockLlmProcess, mockRoleFlags, spawnCove, startMockLlm } from '../helpers/llm-mock-process.js';
 import { countBy } from '../helpers/llm-run-check.js';
 import { readJson, readJsonl, readRecords } from '../helpers/run-files.js';
 
@@ -29,17 +29,7 @@ const file = (name: string, value: unknown) => {
   return path;
 };
 
-const roles = (baseUrl: string) => [
-  '--agent',
-  'openai:mock',
-  '--agent-base-url',
-  baseUrl,
-  '--user',
-  'openai:mock',
-  '--user-base-url',
-  baseUrl,
-  '--quiet',
-];
+const roles = mockRoleFlags;
 
 /** What the requests-per-minute run showed on the server. */
 interface RpmObservation {

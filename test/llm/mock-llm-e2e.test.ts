@@ -13,7 +13,12 @@ import { agentApiMessages } from '../../src/sim/llm-agent.js';
 import type { ChatMessage } from '../../src/sim/messages.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { type CliResult, runCoveAsync } from '../helpers/cli.js';
-import { type MockLlmProcess, type MockLlmStats, startMockLlm } from '../helpers/llm-mock-process.js';
+import {
+  type MockLlmProcess,
+  type MockLlmStats,
+  mockRoleFlags,
+  startMockLlm,
+} from '../helpers/llm-mock-process.js';
 import { conversationKey, countBy, leaksIn, sftConversations } from '../helpers/llm-run-check.js';
 import {
   openAiShapeProblems,
@@ -59,19 +64,11 @@ const generateArgs = (baseUrl: string, out: string) => [
   'generate',
   '--tasks',
   tasksFile,
-  '--agent',
-  'openai:mock',
-  '--agent-base-url',
-  baseUrl,
-  '--user',
-  'openai:mock',
-  '--user-base-url',
-  baseUrl,
+  ...mockRoleFlags(baseUrl),
   '--config',
   configFile,
   '--out',
   out,
-  '--quiet',
 ];
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { runCoveAsync } from '../helpers/cli.js';
-import { type MockLlmProcess, spawnCove, startMockLlm } from '../helpers/llm-mock-process.js';
+import { type MockLlmProcess, mockRoleFlags, spawnCove, startMockLlm } from '../helpers/llm-mock-process.js';
 import { readJson, readRecords } from '../helpers/run-files.js';
 
 // Resuming model-role runs against `cove mock-llm` child processes: the budget spans resumes, episodes that
@@ -23,17 +23,7 @@ const file = (name: string, value: unknown) => {
   writeFileSync(path, JSON.stringify(value));
   return path;
 };
-const roles = (baseUrl: string) => [
-  '--agent',
-  'openai:mock',
-  '--agent-base-url',
-  baseUrl,
-  '--user',
-  'openai:mock',
-  '--user-base-url',
-  baseUrl,
-  '--quiet',
-];
+const roles = mockRoleFlags;
 let slice: (from: number, to: number) => string;
 
 beforeAll(async () => {
