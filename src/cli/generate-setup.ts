@@ -63,7 +63,7 @@ export function taskSource(
       loaded: input.loaded,
       ...(input.sandboxText === undefined ? {} : { sandboxText: input.sandboxText }),
       sourceId: `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`,
-      tasks: async (n) => input.tasks.slice(0, Math.min(n, input.tasks.length)),
+      tasks: async (n) => input.tasks.slice(0, n),
       open: false,
     };
   }

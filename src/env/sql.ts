@@ -14,7 +14,10 @@ export class SqlConnection {
   readonly #statements = new Map<string, Database.Statement>();
   #writes = 0;
   /** Entity values computed while writes were pending, with the write count at the time (see below). */
-  readonly #pending = new Map<string, { readonly writes: number; readonly value: unknown }>();
+  readonly #pending = new Map<
+    string,
+    { readonly entity: string; readonly form: string; readonly writes: number; readonly value: unknown }
+  >();
   /**
    * For episode connections: a cache of entity values shared by every fork of one base (valid because the base
    * never changes), and the entities this episode has changed (never served from the cache).
@@ -89,7 +92,7 @@ export class SqlConnection {
       const pending = this.#pending.get(key);
       if (pending !== undefined && pending.writes === this.#writes) return pending.value as T;
       const value = compute();
-      this.#pending.set(key, { writes: this.#writes, value });
+      this.#pending.set(key, { entity, form, writes: this.#writes, value });
       return value;
     }
     if (cache.changed.has(entity)) {
@@ -120,16 +123,14 @@ export class SqlConnection {
    */
   takeSettledEntities(): Map<string, Map<string, unknown>> {
     const out = new Map<string, Map<string, unknown>>();
-    for (const [key, { writes, value }] of this.#pending) {
+    for (const { entity, form, writes, value } of this.#pending.values()) {
       if (writes !== this.#writes) continue;
-      const cut = key.lastIndexOf('\u0000');
-      const entity = key.slice(0, cut);
       let forms = out.get(entity);
       if (forms === undefined) {
         forms = new Map();
         out.set(entity, forms);
       }
-      forms.set(key.slice(cut + 1), value);
+      forms.set(form, value);
     }
     this.#pending.clear();
     return out;

@@ -108,7 +108,6 @@ export class EndpointPool {
           apiKey,
           baseURL: config.base_url,
           timeout: QUEUED_REQUEST_LIMIT_MS, // the request's own timeout is applied after the queue
-
           maxRetries: config.max_retries,
           fetch: queuedFetch as typeof fetch,
         }),

@@ -118,7 +118,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   let passed = records.filter(keptForSft).length;
   let superseded = loaded.duplicates + loaded.corrupt.length;
   const total = job.tasks.length;
-  const keptTasks = () => new Set(records.filter(keptForSft).map((r) => r.task_index)).size;
+  const keptTasks = new Set(records.filter(keptForSft).map((r) => r.task_index));
   job.base.warm(Math.min(job.concurrency, total));
   // with a budget, episodes start only while it can pay for them (the meter is run-wide: earlier episodes count)
   const gate = new BudgetGate(
@@ -141,19 +141,13 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               await new Promise<void>((resolve) => setImmediate(resolve));
               if (job.shouldStop?.() === true || passed >= (job.targetSft ?? Infinity)) break;
               if (!(await gate.admit())) break;
-              if (job.shouldStop?.() === true) {
-                gate.finish(undefined);
-                break;
-              }
               try {
+                if (job.shouldStop?.() === true) break; // stopped while waiting for the budget
                 record = await runTaskEpisode(context, task, 0, attempt);
-              } catch (e) {
-                gate.finish(undefined);
-                throw e;
+              } finally {
+                gate.finish(record?.usage);
               }
-              gate.finish(record.usage);
               job.meter?.counted(record.id);
-              ran = true;
               log.append(record);
               if (replaces) {
                 records.splice(
@@ -164,7 +158,10 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               }
               records.push(record);
               byId.set(id, record);
-              if (keptForSft(record)) passed++;
+              if (keptForSft(record)) {
+                passed++;
+                keptTasks.add(record.task_index);
+              }
               newEpisodes++;
               if (record.termination_reason === 'infrastructure_error') newInfrastructureErrors++;
             }
@@ -173,7 +170,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
           }
           if (!ran) return; // stopped before this task started
           done++;
-          job.onProgress?.(done, total, keptTasks());
+          job.onProgress?.(done, total, keptTasks.size);
         }),
       ),
     );

@@ -130,6 +130,19 @@ beforeAll(async () => {
     ...roles(url),
     ...extra,
   ];
+  // `--target-sft 15` from 5 synthesized tasks
+  const targetRun = (out: string, url: string) => [
+    'generate',
+    '--sandbox-seed',
+    '1',
+    '--n',
+    '5',
+    '--target-sft',
+    '15',
+    '--out',
+    dir(out),
+    ...roles(url),
+  ];
   const costBudget = file('budget-usd.json', {
     prices: { mock: { prompt_per_mtok: 2.5, completion_per_mtok: 10 } },
     budget: { max_cost_usd: 0.001 },
@@ -158,30 +171,8 @@ beforeAll(async () => {
     budgetTight: runCoveAsync(
       withTasks(70, 150, 'budget-tight', ['--concurrency', '64', '--config', tightBudget]),
     ),
-    targetSft: runCoveAsync([
-      'generate',
-      '--sandbox-seed',
-      '1',
-      '--n',
-      '5',
-      '--target-sft',
-      '15',
-      '--out',
-      dir('target'),
-      ...roles(oracle.baseUrl),
-    ]),
-    targetGrow: runCoveAsync([
-      'generate',
-      '--sandbox-seed',
-      '1',
-      '--n',
-      '5',
-      '--target-sft',
-      '15',
-      '--out',
-      dir('target-grow'),
-      ...roles(leaky.baseUrl),
-    ]),
+    targetSft: runCoveAsync(targetRun('target', oracle.baseUrl)),
+    targetGrow: runCoveAsync(targetRun('target-grow', leaky.baseUrl)),
     attemptsFail: runCoveAsync(withTasks(0, 3, 'attempts-fail', ['--attempts', '3'], scripted.baseUrl)),
     attemptsPass: runCoveAsync(withTasks(60, 63, 'attempts-pass', ['--attempts', '3'])),
     badType: runCoveAsync(withTasks(0, 2, 'bad-type', ['--config', badType])),
