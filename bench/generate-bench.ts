@@ -1,9 +1,10 @@
 import { deriveSeed } from '../src/core/rng.js';
+import { agentContext } from '../src/domains/agent-context.js';
 import type { Domain } from '../src/domains/domain.js';
+import { sandboxSize } from '../src/domains/domain.js';
 import { baseFromValue } from '../src/domains/load-db.js';
 import { type RunContext, runTaskEpisode } from '../src/run/episode-runner.js';
 import { scriptedRoles } from '../src/run/roles.js';
-import { agentContext } from '../src/sim/agent-context.js';
 import { synthesizeTasks } from '../src/tasks/synthesize-tasks.js';
 import { round } from './stats.js';
 
@@ -15,10 +16,10 @@ export async function benchScriptedEpisodes(
   domain: Domain,
   tasksCount = 300,
 ): Promise<Record<string, number>> {
-  const generateSandbox = domain.generateSandbox;
+  const sandbox = domain.sandbox;
   const synthesis = domain.synthesis;
-  if (generateSandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
-  const { base, hashes } = baseFromValue(domain, generateSandbox({ seed: 1 }), 'sandbox');
+  if (sandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
+  const { base, hashes } = baseFromValue(domain, sandbox.generate(1, sandboxSize(sandbox)), 'sandbox');
   const synthStart = performance.now();
   const { tasks } = synthesizeTasks(
     synthesis,
@@ -53,7 +54,8 @@ export async function benchScriptedEpisodes(
   };
   base.warm(64);
   // warm-up (JIT, statement and entity caches), then three measured passes over every task
-  for (const task of tasks.slice(0, 60)) await runTaskEpisode(context, task, 0, 99);
+  for (const task of tasks.slice(0, 60))
+    await runTaskEpisode(context, { task, index: task.cove.index }, 0, 99);
   globalThis.gc?.();
   const start = performance.now();
   let passed = 0;
@@ -61,8 +63,8 @@ export async function benchScriptedEpisodes(
   let episodes = 0;
   for (const attempt of [0, 1, 2]) {
     for (const task of tasks) {
-      const record = await runTaskEpisode(context, task, 0, attempt);
-      if (record.verification.score === 1 && record.verification.stateMatch) passed++;
+      const record = await runTaskEpisode(context, { task, index: task.cove.index }, 0, attempt);
+      if (record.verification?.score === 1 && record.verification?.stateMatch) passed++;
       messages += record.messages.length;
       episodes++;
     }

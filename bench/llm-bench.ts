@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
+import { agentContext } from '../src/domains/agent-context.js';
 import type { Domain } from '../src/domains/domain.js';
+import { sandboxSize } from '../src/domains/domain.js';
 import { baseFromValue } from '../src/domains/load-db.js';
 import { EndpointPool } from '../src/llm/chat-model.js';
 import { resolveRoleConfig } from '../src/llm/config.js';
 import { UsageMeter } from '../src/llm/usage-meter.js';
 import { type RunContext, runTaskEpisode } from '../src/run/episode-runner.js';
 import { createRoleFactory } from '../src/run/roles.js';
-import { agentContext } from '../src/sim/agent-context.js';
 import { COVE_USER_GUIDELINES } from '../src/sim/user-guidelines.js';
 import { synthesizeTasks } from '../src/tasks/synthesize-tasks.js';
 import { round } from './stats.js';
@@ -41,10 +42,10 @@ function startMock(tasksFile: string, latencyMs: number): Promise<{ url: string;
  * ÷ (64 ÷ 0.1 s); `…_with_tail` counts the whole run, including the drain at the end. Also CPU per call.
  */
 export async function benchLlmBound(domain: Domain, tasksCount = 384): Promise<Record<string, number>> {
-  const generateSandbox = domain.generateSandbox;
+  const sandbox = domain.sandbox;
   const synthesis = domain.synthesis;
-  if (generateSandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
-  const { base, hashes } = baseFromValue(domain, generateSandbox({ seed: 2 }), 'sandbox');
+  if (sandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
+  const { base, hashes } = baseFromValue(domain, sandbox.generate(2, sandboxSize(sandbox)), 'sandbox');
   const { tasks } = synthesizeTasks(
     synthesis,
     base,
@@ -112,8 +113,8 @@ export async function benchLlmBound(domain: Domain, tasksCount = 384): Promise<R
         limit(async () => {
           if (++started === tasks.length)
             sustained = { calls: meter.calls, seconds: (performance.now() - start) / 1000 };
-          const record = await runTaskEpisode(run, task, 0, 0);
-          if (record.verification.score === 1) passed++;
+          const record = await runTaskEpisode(run, { task, index: task.cove.index }, 0, 0);
+          if (record.verification?.score === 1) passed++;
         }),
       ),
     );

@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { pyJsonDumps } from '../core/py-json.js';
 import type { PyValue } from '../core/py-value.js';
-import type { Domain } from '../domains/domain.js';
+import { type Domain, sandboxSize } from '../domains/domain.js';
 import { baseFromValue, type LoadedDb, loadDbFile } from '../domains/load-db.js';
 import type { TaskDbSource } from '../tasks/cove-task.js';
 
@@ -29,8 +29,8 @@ export function chooseDb(
   options: {
     db?: string | undefined;
     sandboxSeed?: number | undefined;
-    users?: number | undefined;
-    orders?: number | undefined;
+    /** Sandbox sizes by the domain's declared keys; missing keys take the domain's defaults. */
+    size?: Readonly<Record<string, number | undefined>> | undefined;
     /** Folder the recorded `path` is made relative to (the tasks file's folder). @defaultValue absolute */
     pathBase?: string | undefined;
   },
@@ -53,10 +53,11 @@ export function chooseDb(
     };
   }
   if (options.sandboxSeed === undefined) throw new ConfigError('give --db <db.json> or --sandbox-seed N');
-  if (domain.generateSandbox === undefined)
-    throw new ConfigError(`domain ${domain.name} has no sandbox generator`);
-  const size = { users: options.users ?? 500, orders: options.orders ?? 1000 };
-  const value: PyValue = domain.generateSandbox({ seed: options.sandboxSeed, ...size });
+  const sandbox = domain.sandbox;
+  if (sandbox === undefined)
+    throw new ConfigError(`domain ${domain.name} has no sandbox generator; give --db`);
+  const size = sandboxSize(sandbox, options.size);
+  const value: PyValue = sandbox.generate(options.sandboxSeed, size);
   const text = pyJsonDumps(value, { indent: 4 });
   const loaded = baseFromValue(domain, value, `sandbox(seed=${options.sandboxSeed})`);
   return {

@@ -55,8 +55,7 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
       : 'sandbox' in db
         ? chooseDb(domain, {
             sandboxSeed: db.sandbox.seed,
-            users: db.sandbox.size.users,
-            orders: db.sandbox.size.orders,
+            size: db.sandbox.size,
           })
         : recordedDb(domain, file, db.path);
   const expected = (db as { canonical_sha256?: string }).canonical_sha256;

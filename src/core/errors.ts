@@ -36,3 +36,11 @@ export function jsonPath(base: string, key: string | number): string {
   if (typeof key === 'number') return `${base}[${key}]`;
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
 }
+
+/** Thrown when an episode (or one of its model calls) is aborted through its `AbortSignal`: nothing is recorded. */
+export class AbortedError extends Error {
+  constructor(message = 'aborted', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AbortedError';
+  }
+}

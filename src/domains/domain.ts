@@ -8,42 +8,73 @@ import type { CoveBlock } from '../tasks/cove-task.js';
 import type { DomainSynthesis } from '../tasks/synthesis.js';
 
 /**
- * A domain plug-in (design.md §5): schema, tools and state collections (the {@link EnvironmentSpec}), plus τ²
- * import, policy texts and, for synthesis, constraint kinds and a sandbox generator. Shared code never branches
- * on a domain's name.
+ * A domain plug-in (design.md §5, amended in round 2): a required core — name, version, SQL schema, tools, state
+ * collections (the {@link EnvironmentSpec}) and policy text — plus optional capabilities: `tau2` (import of a
+ * τ² db.json and τ²'s pristine hashes), `sandbox` (seeded synthetic DBs with a declared size map), `synthesis`
+ * (CoVe constraint kinds and the task draw) and `simulation` (the scripted roles). Shared code never branches on
+ * a domain's name; it asks for a capability and says clearly when a domain lacks it.
  */
 export interface Domain extends EnvironmentSpec {
   /** Stamped into every output made with this domain. */
   readonly version: string;
-  /** Hashes of τ²'s pristine DB of this domain, checked whenever that DB is loaded from a τ² data directory. */
-  readonly tau2InitialHashes?: StateHashes;
-  /**
-   * Validates a τ² `db.json` value and inserts it into `sql` (which already has the schema).
-   * @throws {InputFileError} naming `file` and the JSON path of the first problem.
-   */
-  importTau2(sql: SqlConnection, value: PyValue, file: string): void;
   /** The agent policy and instruction block in cove's own words (`text: cove`). */
   readonly policy: { readonly cove: string; readonly instructions: string };
+  /** τ² compatibility: import of τ²'s db.json shape and the hashes of τ²'s pristine DB. */
+  readonly tau2?: DomainTau2;
+  /** Seeded synthetic databases in the domain's db.json shape (loaded through `tau2.importDb`). */
+  readonly sandbox?: DomainSandbox;
+  /** Constraint kinds and the seeded task draw (CoVe synthesis). */
+  readonly synthesis?: DomainSynthesis;
   /** Scripted roles for generated tasks: the oracle agent and the scripted user. */
   readonly simulation?: DomainSimulation;
-  /** Constraint kinds and the seeded task draw (CoVe synthesis); optional per domain. */
-  readonly synthesis?: DomainSynthesis;
-  /** Generates a synthetic DB in τ²'s db.json shape (a fresh, seeded sandbox); optional per domain. */
-  readonly generateSandbox?: (options: SandboxOptions) => PyValue;
 }
 
-/** Options of a domain's sandbox generator. */
-export interface SandboxOptions {
-  /** Drives every random choice: the same options give the same DB, byte for byte. */
-  readonly seed: number;
-  /** Number of users. @defaultValue the domain's τ²-like size (retail: 500) */
-  readonly users?: number;
-  /** Number of orders (retail) or the domain's main entity. @defaultValue τ²-like (retail: 1000) */
-  readonly orders?: number;
+/** A domain's τ² capability. The dump side is generic (the state collections dump their entities). */
+export interface DomainTau2 {
+  /** Hashes of τ²'s pristine DB of this domain, checked whenever that DB is loaded from a τ² data directory. */
+  readonly initialHashes?: StateHashes;
+  /**
+   * Validates a db.json value in τ²'s shape and inserts it into `sql` (which already has the schema).
+   * @throws {InputFileError} naming `file` and the JSON path of the first problem.
+   */
+  importDb(sql: SqlConnection, value: PyValue, file: string): void;
+}
+
+/** One size a sandbox generator takes (e.g. retail `users`, `orders`). */
+export interface SandboxSize {
+  /** τ²-like default. */
+  readonly default: number;
+  /** Shown in `--help`. */
+  readonly description: string;
+  /** @defaultValue 1 */
+  readonly min?: number;
+  /** @defaultValue 100,000 */
+  readonly max?: number;
+}
+
+/** A domain's sandbox generator: a seeded synthetic DB in its db.json shape. */
+export interface DomainSandbox {
+  /** The size map's keys (each also a `--<key>` flag of `cove sandbox`), with defaults and bounds. */
+  readonly sizes: Readonly<Record<string, SandboxSize>>;
+  /** The same seed and size give the same value, byte for byte once written. `size` holds every declared key. */
+  generate(seed: number, size: Readonly<Record<string, number>>): PyValue;
 }
 
 /** A domain's scripted roles, built from a generated task's `cove` block and a seeded Rng. */
 export interface DomainSimulation {
   createOracleAgent(task: CoveBlock, rng: Rng): Agent;
   createScriptedUser(task: CoveBlock, rng: Rng): UserSimulator;
+}
+
+/** A sandbox size map with every declared key: the given sizes over the defaults. @throws {Error} for unknown keys. */
+export function sandboxSize(
+  sandbox: DomainSandbox,
+  given: Readonly<Record<string, number | undefined>> = {},
+): Record<string, number> {
+  const size: Record<string, number> = {};
+  for (const [key, spec] of Object.entries(sandbox.sizes)) size[key] = given[key] ?? spec.default;
+  for (const key of Object.keys(given)) {
+    if (given[key] !== undefined && !(key in sandbox.sizes)) throw new Error(`unknown sandbox size '${key}'`);
+  }
+  return size;
 }

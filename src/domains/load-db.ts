@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import { JsonSyntaxError, parsePyJson } from '../core/py-json-parse.js';
 import type { PyValue } from '../core/py-value.js';
@@ -16,13 +17,28 @@ export interface LoadedDb {
   readonly isTau2Benchmark: boolean;
 }
 
+/** The last file read, so that a command which first looks at a file (which domain?) and then loads it parses it once. */
+let lastRead: { file: string; mtimeMs: number; size: number; value: PyValue } | undefined;
+
 /**
- * Reads a JSON file losslessly (ints stay ints, floats stay floats, dict order kept).
+ * Reads a JSON file losslessly (ints stay ints, floats stay floats, dict order kept). The value must be treated
+ * as read-only: the last file read is kept and handed out again while the file is unchanged.
  * @throws {InputFileError} for unreadable files and syntax errors (with line and column).
  */
 export function readJsonFile(file: string): PyValue {
   let text: string;
+  let stat: { mtimeMs: number; size: number };
   try {
+    stat = statSync(file);
+    const hit = lastRead;
+    if (
+      hit !== undefined &&
+      hit.file === resolve(file) &&
+      hit.mtimeMs === stat.mtimeMs &&
+      hit.size === stat.size
+    ) {
+      return hit.value;
+    }
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new InputFileError(
@@ -31,19 +47,28 @@ export function readJsonFile(file: string): PyValue {
       `cannot read file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
     );
   }
+  let value: PyValue;
   try {
-    return parsePyJson(text);
+    value = parsePyJson(text);
   } catch (e) {
     if (e instanceof JsonSyntaxError) throw new InputFileError(file, '$', `not valid JSON: ${e.message}`);
     throw e;
   }
+  lastRead = { file: resolve(file), mtimeMs: stat.mtimeMs, size: stat.size, value };
+  return value;
 }
 
 /** Builds a base from an already parsed τ² DB value. */
 export function baseFromValue(domain: Domain, value: PyValue, file: string): LoadedDb {
-  const base = buildBase(domain, (sql) => domain.importTau2(sql, value, file));
+  const tau2 = domain.tau2;
+  if (tau2 === undefined) {
+    throw new ConfigError(
+      `domain ${domain.name} cannot load a db.json (it has no τ² import); give it its SQLite database`,
+    );
+  }
+  const base = buildBase(domain, (sql) => tau2.importDb(sql, value, file));
   const hashes = base.hashes();
-  const known = domain.tau2InitialHashes;
+  const known = tau2.initialHashes;
   return { base, file, hashes, isTau2Benchmark: known !== undefined && known.db_hash === hashes.db_hash };
 }
 
@@ -58,7 +83,7 @@ export function loadDbFile(
   options: { expectTau2Pristine?: boolean } = {},
 ): LoadedDb {
   const loaded = baseFromValue(domain, readJsonFile(file), file);
-  const known = domain.tau2InitialHashes;
+  const known = domain.tau2?.initialHashes;
   if (options.expectTau2Pristine === true && known !== undefined) {
     if (
       loaded.hashes.db_hash !== known.db_hash ||

@@ -1,11 +1,11 @@
 import OpenAI from 'openai';
 import PQueue from 'p-queue';
-import { ConfigError } from '../core/errors.js';
+import { AbortedError, ConfigError } from '../core/errors.js';
 import type { OpenAiTool } from '../env/openai-tools.js';
-import { RoleError } from '../sim/roles.js';
 import { isLoopback, type PriceTable, type RoleConfig, type RoleName } from './config.js';
 import { nodeFetch, plainHeaders } from './node-fetch.js';
 import { type ApiMessage, messagesJson, type RequestMessages } from './request-messages.js';
+import { RoleError } from './role-error.js';
 import { type CallUsage, callCost, type UsageMeter } from './usage-meter.js';
 
 /** Statuses the SDK retries (besides 5xx, timeouts and network errors). */
@@ -170,6 +170,7 @@ export class ChatModel {
     messages: readonly ApiMessage[] | RequestMessages,
     taskId: string,
     tools?: readonly OpenAiTool[],
+    signal?: AbortSignal,
   ): Promise<Completion> {
     let response: OpenAI.Chat.Completions.ChatCompletion;
     const key = callKey(this.role, taskId);
@@ -185,10 +186,12 @@ export class ChatModel {
             'x-cove-role': this.role,
             'x-cove-task-id': taskId,
           },
+          ...(signal === undefined ? {} : { signal }),
         },
       );
     } catch (e) {
       this.#endpoint.retries.delete(key);
+      if (signal?.aborted === true) throw new AbortedError(`${this.role} model call aborted`, { cause: e });
       const code = e instanceof OpenAI.APIError ? e.status : undefined;
       const retried = code === undefined || RETRIED_STATUSES.has(code) || code >= 500;
       const how = retried ? `failed after ${this.config.max_retries} retries` : 'failed (not retryable)';

@@ -2,13 +2,16 @@ import { sha256Hex } from '../core/hash.js';
 import { deriveSeed, Rng } from '../core/rng.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
+import type { Evaluation } from '../eval/evaluator.js';
+import { tau2Evaluator } from '../eval/tau2-evaluator.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
-import type { CoveTask } from '../tasks/cove-task.js';
+import type { RunTask } from '../tasks/task.js';
+import { coveEvaluator } from '../verify/cove-evaluator.js';
 import { attributeFailure } from '../verify/failure.js';
 import { scanLeaks } from '../verify/leak-scan.js';
-import { verifyTrajectory } from '../verify/verification.js';
+import type { Verification } from '../verify/verification.js';
 import { type TrajectoryRecord, type TrajectorySettings, trajectoryId } from './trajectory.js';
 
 /** Builds the two roles of one episode. */
@@ -16,8 +19,8 @@ export interface RoleFactory {
   /** Names recorded in trajectories (`oracle`, `scripted`, `openai:<model>`). */
   readonly agentName: string;
   readonly userName: string;
-  createAgent(task: CoveTask, rng: Rng): Agent;
-  createUser(task: CoveTask, rng: Rng): UserSimulator;
+  createAgent(task: RunTask, rng: Rng): Agent;
+  createUser(task: RunTask, rng: Rng): UserSimulator;
 }
 
 /** Everything shared by the episodes of one run. */
@@ -37,8 +40,14 @@ export interface RunContext {
   readonly gamma?: number;
 }
 
+/** One task of a run with its index (its `cove.index`, or its position in the run's task list). */
+export interface IndexedTask {
+  readonly task: RunTask;
+  readonly index: number;
+}
+
 /** The id an episode will have, known before it runs (resume skips ids already written). */
-export function episodeId(context: RunContext, task: CoveTask, trial: number, attempt: number): string {
+export function episodeId(context: RunContext, task: RunTask, trial: number, attempt: number): string {
   return trajectoryId({
     taskId: task.id,
     taskHash: taskHash(task),
@@ -50,8 +59,8 @@ export function episodeId(context: RunContext, task: CoveTask, trial: number, at
   });
 }
 
-const taskHashes = new WeakMap<CoveTask, string>();
-function taskHash(task: CoveTask): string {
+const taskHashes = new WeakMap<RunTask, string>();
+function taskHash(task: RunTask): string {
   let h = taskHashes.get(task);
   if (h === undefined) {
     h = sha256Hex(JSON.stringify(task)).slice(0, 16);
@@ -60,18 +69,36 @@ function taskHash(task: CoveTask): string {
   return h;
 }
 
+const coveEvaluators = new WeakMap<Domain, Map<number, ReturnType<typeof coveEvaluator>>>();
+function coveEvaluatorOf(domain: Domain, gamma: number | undefined) {
+  let byGamma = coveEvaluators.get(domain);
+  if (byGamma === undefined) {
+    byGamma = new Map();
+    coveEvaluators.set(domain, byGamma);
+  }
+  let evaluator = byGamma.get(gamma ?? 0.5);
+  if (evaluator === undefined) {
+    evaluator = coveEvaluator(domain, gamma === undefined ? {} : { gamma });
+    byGamma.set(gamma ?? 0.5, evaluator);
+  }
+  return evaluator;
+}
+
 /**
- * Runs one episode of a task on a private fork of the base, verifies it and returns its trajectory record. The
- * roles' randomness comes from (seed, task index, trial, attempt) only.
+ * Runs one episode of a task on a private fork of the base, grades it with the task's evaluator (CoVe's verifier
+ * for tasks with a `cove` block, τ²'s reward rules otherwise) and returns its trajectory record. The roles'
+ * randomness comes from (seed, task index, trial, attempt) only.
+ * @throws {AbortedError} when `signal` aborts (nothing is recorded).
  */
 export async function runTaskEpisode(
   context: RunContext,
-  task: CoveTask,
+  { task, index }: IndexedTask,
   trial: number,
   attempt: number,
+  signal?: AbortSignal,
 ): Promise<TrajectoryRecord> {
   const started = performance.now();
-  const seed = deriveSeed(context.seed, 'episode', task.cove.index, trial, attempt);
+  const seed = deriveSeed(context.seed, 'episode', index, trial, attempt);
   const rng = new Rng(seed);
   const episode = context.base.fork({ semantics: context.settings.semantics });
   try {
@@ -80,34 +107,38 @@ export async function runTaskEpisode(
       context.roles.createAgent(task, rng.child('agent')),
       context.roles.createUser(task, rng.child('user')),
       context.limits,
+      signal,
     );
-    const verification = verifyTrajectory({
-      synthesis: context.domain.synthesis as NonNullable<Domain['synthesis']>,
-      tools: context.domain.tools,
-      task,
-      final: episode,
-      messages: outcome.messages,
-      toolCalls: outcome.toolCalls,
-      termination: outcome.termination,
-      ...(context.gamma === undefined ? {} : { gamma: context.gamma }),
-    });
-    const hidden = (task.cove.fuzz.hidden_ids as string[] | undefined) ?? [];
-    const leaks = scanLeaks(outcome.messages, hidden).length;
+    const input = { task, outcome, env: episode };
+    let verification: Verification | undefined;
+    let graded: Evaluation;
+    if (task.cove !== undefined) {
+      const cove = coveEvaluatorOf(context.domain, context.gamma).evaluate(input);
+      verification = cove.verification;
+      graded = cove;
+    } else graded = await Promise.resolve(tau2Evaluator.evaluate(input));
+    const evaluation: Evaluation = {
+      evaluator: graded.evaluator,
+      reward: graded.reward,
+      report: graded.report,
+    };
+    const leaks = scanLeaks(outcome.messages, task.cove?.fuzz.hidden_ids ?? []).length;
     const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
     const known = new Set(context.domain.tools.map((t) => t.name));
     const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
-    const writes = new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
-    const failure = attributeFailure(outcome, verification, writes, {
-      leaks,
-      invalidToolArguments: invalid,
-      unknownToolCalls: unknown,
-    });
+    const failure = attributeFailure(
+      outcome,
+      verification ?? evaluation,
+      context.domain.synthesis?.kinds ?? [],
+      new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
+      { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown },
+    );
     const usage = outcome.usage;
     return {
       id: episodeId(context, task, trial, attempt),
       run: context.run,
       task_id: task.id,
-      task_index: task.cove.index,
+      task_index: index,
       domain: context.domain.name,
       trial,
       attempt,
@@ -120,7 +151,8 @@ export async function runTaskEpisode(
       tools: context.agentContext.tools,
       termination_reason: outcome.termination,
       ...(outcome.terminationDetail === undefined ? {} : { termination_detail: outcome.terminationDetail }),
-      verification,
+      ...(verification === undefined ? {} : { verification }),
+      evaluation,
       usage: {
         prompt_tokens: usage.agent.prompt_tokens + usage.user.prompt_tokens,
         completion_tokens: usage.agent.completion_tokens + usage.user.completion_tokens,

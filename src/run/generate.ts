@@ -1,14 +1,21 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
+import { AbortedError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/run-episode.js';
-import type { CoveTask } from '../tasks/cove-task.js';
+import { type RunTask, taskIndex } from '../tasks/task.js';
 import { BudgetGate } from './budget-gate.js';
-import { episodeId, type RoleFactory, type RunContext, runTaskEpisode } from './episode-runner.js';
+import {
+  episodeId,
+  type IndexedTask,
+  type RoleFactory,
+  type RunContext,
+  runTaskEpisode,
+} from './episode-runner.js';
 import { openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
 import { sftRows } from './sft.js';
 import { type RunSummary, summarize } from './summary.js';
@@ -27,7 +34,8 @@ export interface GenerateJob {
   readonly base: EnvironmentBase;
   readonly dbSha256: string;
   readonly benchmarkData: boolean;
-  readonly tasks: readonly CoveTask[];
+  /** The run's tasks: made by cove (a `cove` block) or τ²'s own (graded by τ²'s evaluator). */
+  readonly tasks: readonly RunTask[];
   readonly tasksText: string;
   /** db.json text when the run made its own sandbox. */
   readonly sandboxText?: string;
@@ -50,6 +58,8 @@ export interface GenerateJob {
   readonly shouldStop?: () => boolean;
   /** Told about repairs made to the run folder on resume (a torn last line, damaged lines). */
   readonly onWarning?: (message: string) => void;
+  /** Aborting it stops starting episodes and aborts the ones under way (their model calls); nothing half-done is written. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a run did. */
@@ -127,11 +137,12 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   );
   try {
     await Promise.all(
-      job.tasks.map((task) =>
+      job.tasks.map((run, position) =>
         limit(async () => {
+          const task: IndexedTask = { task: run, index: taskIndex(run, position) };
           let ran = false;
           for (let attempt = 0; attempt < job.attempts; attempt++) {
-            const id = episodeId(context, task, 0, attempt);
+            const id = episodeId(context, run, 0, attempt);
             let record = byId.get(id);
             // an episode lost to the infrastructure (model server down, …) is run again
             const replaces = record?.termination_reason === 'infrastructure_error';
@@ -139,11 +150,15 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
             if (record === undefined) {
               // let signals, timers and progress output through between scripted episodes (which never wait on I/O)
               await new Promise<void>((resolve) => setImmediate(resolve));
-              if (job.shouldStop?.() === true || passed >= (job.targetSft ?? Infinity)) break;
+              if (job.shouldStop?.() === true || job.signal?.aborted === true) break;
+              if (passed >= (job.targetSft ?? Infinity)) break;
               if (!(await gate.admit())) break;
               try {
                 if (job.shouldStop?.() === true) break; // stopped while waiting for the budget
-                record = await runTaskEpisode(context, task, 0, attempt);
+                record = await runTaskEpisode(context, task, 0, attempt, job.signal);
+              } catch (e) {
+                if (e instanceof AbortedError) break; // aborted mid-episode: nothing is written
+                throw e;
               } finally {
                 gate.finish(record?.usage);
               }
@@ -190,8 +205,8 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
 }
 
 /** The run's whole task list: tasks.json may hold more tasks than this command asked for (an earlier, larger --n). */
-function allTasks(file: string, tasks: readonly CoveTask[]): readonly CoveTask[] {
-  const written = JSON.parse(readFileSync(file, 'utf8')) as CoveTask[];
+function allTasks(file: string, tasks: readonly RunTask[]): readonly RunTask[] {
+  const written = JSON.parse(readFileSync(file, 'utf8')) as RunTask[];
   return written.length > tasks.length ? written : tasks;
 }
 
@@ -204,12 +219,18 @@ export function writeDerived(
   const paths = runPaths(job.out);
   const rows = sftRows(records, job.agentContext.systemPrompt);
   writeFileAtomic(paths.sft, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  const facts = job.tasks.map((t) => ({
-    index: t.cove.index,
-    kinds: t.cove.constraints.map((c) => c.kind),
-    k: t.cove.constraints.length,
-    difficulty: t.cove.difficulty,
-  }));
+  const facts = job.tasks.flatMap((t) =>
+    t.cove === undefined
+      ? []
+      : [
+          {
+            index: t.cove.index,
+            kinds: t.cove.constraints.map((c) => c.kind),
+            k: t.cove.constraints.length,
+            difficulty: t.cove.difficulty,
+          },
+        ],
+  );
   const summary = summarize(job.runName, records, facts, wallTimeS);
   writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   return summary;

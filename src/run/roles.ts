@@ -6,7 +6,23 @@ import type { AgentContext } from '../sim/agent-context.js';
 import { LlmAgent } from '../sim/llm-agent.js';
 import { LlmUser } from '../sim/llm-user.js';
 import { scenarioText, userSystemPrompt } from '../sim/user-guidelines.js';
+import type { CoveBlock } from '../tasks/cove-task.js';
+import type { RunTask } from '../tasks/task.js';
 import type { RoleFactory } from './episode-runner.js';
+
+/**
+ * The `cove` block a scripted role plays from. @throws {ConfigError} for a τ² task (no constraints to play from),
+ * saying what to use instead.
+ */
+export function coveBlockFor(task: RunTask, role: string): CoveBlock {
+  if (task.cove === undefined) {
+    throw new ConfigError(
+      `task ${task.id} has no cove block: ${role} needs tasks made by \`cove tasks\` (their constraints); ` +
+        'τ² tasks need a model-played agent and user (--agent openai:<model> --user openai:<model>)',
+    );
+  }
+  return task.cove;
+}
 
 /** How each role is played: the domain's scripted roles, or a model behind an OpenAI-compatible API. */
 export interface RoleChoice {
@@ -43,11 +59,11 @@ export function createRoleFactory(
     userName: userModel === undefined ? 'scripted' : userModel.config.model,
     createAgent: (task, rng) =>
       agentModel === undefined
-        ? (sim as NonNullable<typeof sim>).createOracleAgent(task.cove, rng)
+        ? (sim as NonNullable<typeof sim>).createOracleAgent(coveBlockFor(task, 'the oracle agent'), rng)
         : new LlmAgent(agentModel, context.agentContext, task.id),
     createUser: (task, rng) =>
       userModel === undefined
-        ? (sim as NonNullable<typeof sim>).createScriptedUser(task.cove, rng)
+        ? (sim as NonNullable<typeof sim>).createScriptedUser(coveBlockFor(task, 'the scripted user'), rng)
         : new LlmUser(
             userModel,
             userSystemPrompt(
@@ -66,7 +82,7 @@ export function scriptedRoles(domain: Domain): RoleFactory {
   return {
     agentName: 'oracle',
     userName: 'scripted',
-    createAgent: (task, rng) => sim.createOracleAgent(task.cove, rng),
-    createUser: (task, rng) => sim.createScriptedUser(task.cove, rng),
+    createAgent: (task, rng) => sim.createOracleAgent(coveBlockFor(task, 'the oracle agent'), rng),
+    createUser: (task, rng) => sim.createScriptedUser(coveBlockFor(task, 'the scripted user'), rng),
   };
 }

@@ -1,5 +1,20 @@
 import { keptForSft, type TrajectoryRecord } from './trajectory.js';
 
+/** Rewards of a run's episodes by evaluator (CoVe's score or τ²'s reward); `null` rewards are counted apart. */
+export interface RewardSummary {
+  /** Episodes graded by each evaluator. */
+  readonly evaluators: Record<string, number>;
+  /** Mean over the episodes whose reward could be computed. */
+  readonly mean: number;
+  /** Episodes by reward: `1`, `0`, `partial` (strictly between), `null` (not evaluated). */
+  readonly distribution: {
+    readonly '1': number;
+    readonly '0': number;
+    readonly partial: number;
+    readonly null: number;
+  };
+}
+
 /** Counts and distributions of a run (`summary.json`). */
 export interface RunSummary {
   readonly run: string;
@@ -12,8 +27,11 @@ export interface RunSummary {
   readonly task_yield: number;
   /** Share of episodes kept for SFT. */
   readonly episode_yield: number;
+  /** Mean CoVe score over the episodes of generated tasks (0 when there are none). */
   readonly mean_score: number;
+  /** Mean τ² reward over the episodes where it could be computed. */
   readonly mean_tau2_reward: number;
+  readonly reward: RewardSummary;
   readonly yield_by_kind: Record<string, { tasks: number; passed: number; yield: number }>;
   readonly yield_by_k: Record<string, { tasks: number; passed: number; yield: number }>;
   readonly yield_by_difficulty: Record<string, { tasks: number; passed: number; yield: number }>;
@@ -47,6 +65,28 @@ function stats(values: number[]): Stats {
     p50: sorted[Math.floor(sorted.length / 2)] ?? 0,
     max: sorted[sorted.length - 1] ?? 0,
   };
+}
+
+const meanOf = (values: readonly number[]) =>
+  values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+
+function rewardSummary(records: readonly TrajectoryRecord[]): RewardSummary {
+  const evaluators: Record<string, number> = {};
+  const distribution = { '1': 0, '0': 0, partial: 0, null: 0 };
+  const rewards: number[] = [];
+  for (const r of records) {
+    const name = r.evaluation?.evaluator ?? (r.verification === undefined ? 'none' : 'cove');
+    evaluators[name] = (evaluators[name] ?? 0) + 1;
+    const reward = r.verification !== undefined ? r.verification.score : (r.evaluation?.reward ?? null);
+    if (reward === null) distribution.null++;
+    else {
+      rewards.push(reward);
+      if (reward === 1) distribution['1']++;
+      else if (reward === 0) distribution['0']++;
+      else distribution.partial++;
+    }
+  }
+  return { evaluators, mean: Number(meanOf(rewards).toFixed(4)), distribution };
 }
 
 /** What the summary needs to know of each task. */
@@ -97,8 +137,6 @@ export function summarize(
     }),
     { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 },
   );
-  const mean = (f: (r: TrajectoryRecord) => number) =>
-    records.length === 0 ? 0 : records.reduce((a, r) => a + f(r), 0) / records.length;
   return {
     run,
     updated_at: new Date().toISOString(),
@@ -109,8 +147,18 @@ export function summarize(
     task_yield: attempted.size === 0 ? 0 : Number((passed.size / attempted.size).toFixed(4)),
     episode_yield:
       records.length === 0 ? 0 : Number((records.filter(keptForSft).length / records.length).toFixed(4)),
-    mean_score: Number(mean((r) => r.verification.score).toFixed(4)),
-    mean_tau2_reward: Number(mean((r) => r.verification.tau2Reward).toFixed(4)),
+    mean_score: Number(
+      meanOf(records.flatMap((r) => (r.verification === undefined ? [] : [r.verification.score]))).toFixed(4),
+    ),
+    mean_tau2_reward: Number(
+      meanOf(
+        records.flatMap((r) => {
+          const v = r.verification !== undefined ? r.verification.tau2Reward : r.evaluation?.reward;
+          return v === null || v === undefined ? [] : [v];
+        }),
+      ).toFixed(4),
+    ),
+    reward: rewardSummary(records),
     yield_by_kind: group((t) => [...t.kinds]),
     yield_by_k: group((t) => [String(t.k)]),
     yield_by_difficulty: group((t) => [t.difficulty]),

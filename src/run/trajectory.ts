@@ -1,5 +1,6 @@
 import { sha256Hex } from '../core/hash.js';
 import type { OpenAiTool } from '../env/openai-tools.js';
+import type { Evaluation } from '../eval/evaluator.js';
 import type { ChatMessage } from '../sim/messages.js';
 import type { TerminationReason } from '../sim/run-episode.js';
 import type { Verification } from '../verify/verification.js';
@@ -30,7 +31,10 @@ export interface TrajectoryRecord {
   readonly tools: readonly OpenAiTool[];
   readonly termination_reason: TerminationReason;
   readonly termination_detail?: string;
-  readonly verification: Verification;
+  /** CoVe's verdict, for tasks with a `cove` block (design.md §5; unchanged in round 2). */
+  readonly verification?: Verification;
+  /** The task's evaluator's verdict (CoVe's verifier, or τ²'s reward rules for τ² tasks): design.md §10. */
+  readonly evaluation?: Evaluation;
   readonly usage: {
     readonly prompt_tokens: number;
     readonly completion_tokens: number;
@@ -77,15 +81,23 @@ export function trajectoryId(parts: {
 }
 
 /**
- * Whether a trajectory is kept for SFT: score 1, state match, and nothing a model should not learn (invalid tool
- * arguments, unknown tool names, a user turn leaking a fuzzified id).
+ * The reward of a record: CoVe's score for generated tasks, τ²'s reward for τ² tasks (`null` when a component
+ * could not be evaluated).
+ */
+export function recordReward(r: TrajectoryRecord): number | null {
+  if (r.verification !== undefined) return r.verification.score;
+  return r.evaluation?.reward ?? null;
+}
+
+/**
+ * Whether a trajectory is kept for SFT: for generated tasks score 1 and state match, for τ² tasks a τ² reward of
+ * exactly 1 (never `null`); and nothing a model should not learn (invalid tool arguments, unknown tool names, a
+ * user turn leaking a fuzzified id).
  */
 export function keptForSft(r: TrajectoryRecord): boolean {
-  return (
-    r.verification.score === 1 &&
-    r.verification.stateMatch &&
-    r.invalid_tool_arguments === 0 &&
-    (r.unknown_tool_calls ?? 0) === 0 &&
-    r.leaks === 0
-  );
+  const passed =
+    r.verification !== undefined
+      ? r.verification.score === 1 && r.verification.stateMatch
+      : r.evaluation?.reward === 1;
+  return passed && r.invalid_tool_arguments === 0 && (r.unknown_tool_calls ?? 0) === 0 && r.leaks === 0;
 }

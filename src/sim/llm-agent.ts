@@ -41,12 +41,12 @@ export class LlmAgent implements Agent {
     this.#taskId = taskId;
   }
 
-  async respond(messages: readonly ChatMessage[]): Promise<AgentTurn> {
+  async respond(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<AgentTurn> {
     if (this.#api.length === 0) this.#api.push({ role: 'system', content: this.#context.systemPrompt });
     for (const m of messages.slice(this.#api.length - 1)) this.#api.push(apiMessage(m));
     const request = this.#api;
     for (let attempt = 0; ; attempt++) {
-      const completion = await this.#model.complete(request, this.#taskId, this.#context.tools);
+      const completion = await this.#model.complete(request, this.#taskId, this.#context.tools, signal);
       const text =
         completion.content === null || completion.content.trim() === '' ? null : completion.content;
       if (text === null && completion.toolCalls.length === 0) {

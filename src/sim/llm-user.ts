@@ -24,13 +24,13 @@ export class LlmUser implements UserSimulator {
     this.#taskId = taskId;
   }
 
-  async respond(visible: readonly VisibleMessage[]): Promise<UserTurn> {
+  async respond(visible: readonly VisibleMessage[], signal?: AbortSignal): Promise<UserTurn> {
     if (this.#api.length === 0) this.#api.push({ role: 'system', content: this.#systemPrompt });
     for (const m of visible.slice(this.#api.length - 1))
       this.#api.push({ role: m.role === 'agent' ? 'user' : 'assistant', content: m.content });
     const messages = this.#api;
     for (let attempt = 0; ; attempt++) {
-      const completion = await this.#model.complete(messages, this.#taskId);
+      const completion = await this.#model.complete(messages, this.#taskId, undefined, signal);
       const text = completion.content?.trim() ?? '';
       if (text !== '' && completion.toolCalls.length === 0)
         return { content: completion.content ?? text, usage: completion.usage };

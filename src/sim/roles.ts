@@ -1,5 +1,8 @@
 import type { AssistantMessage, ChatMessage } from './messages.js';
 
+export { AbortedError } from '../core/errors.js';
+export { RoleError } from '../llm/role-error.js';
+
 /** Token usage of one model call (absent for scripted roles); `retries`: HTTP retries before it succeeded. */
 export interface Usage {
   readonly prompt_tokens: number;
@@ -19,7 +22,7 @@ export interface AgentTurn {
  * assistant message. Implementations: the oracle agent (scripted, per domain) and the LLM agent.
  */
 export interface Agent {
-  respond(messages: readonly ChatMessage[]): Promise<AgentTurn>;
+  respond(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<AgentTurn>;
 }
 
 /** One user turn. */
@@ -36,22 +39,5 @@ export interface VisibleMessage {
 
 /** The user-simulator role. Implementations: the scripted user (per domain) and the LLM user. */
 export interface UserSimulator {
-  respond(visible: readonly VisibleMessage[]): Promise<UserTurn>;
-}
-
-/** A role failure that should end the episode with a recorded reason (not a crash). */
-export class RoleError extends Error {
-  readonly role: 'agent' | 'user';
-  readonly kind: 'infrastructure' | 'invalid_output';
-  constructor(
-    role: 'agent' | 'user',
-    kind: 'infrastructure' | 'invalid_output',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'RoleError';
-    this.role = role;
-    this.kind = kind;
-  }
+  respond(visible: readonly VisibleMessage[], signal?: AbortSignal): Promise<UserTurn>;
 }

@@ -42,6 +42,8 @@ export interface PredicateResult {
 export interface ConstraintKind {
   readonly name: string;
   readonly category: ConstraintCategory;
+  /** The write tools whose successful calls serve this kind (empty for information and refusal kinds). */
+  readonly writeTools: readonly string[];
   /** The tool calls that satisfy the constraint (empty for information and refusal). */
   goldActions(constraint: Constraint): GoldAction[];
   /** Whether the final state (and, for information, the agent's words) satisfies the constraint. */

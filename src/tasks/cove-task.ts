@@ -18,15 +18,25 @@ export type TaskDbSource =
       readonly sandbox: {
         readonly domain: string;
         readonly seed: number;
-        readonly size: { users: number; orders: number };
+        /** The domain's declared size map, e.g. retail `{users, orders}`. */
+        readonly size: Readonly<Record<string, number>>;
       };
       readonly canonical_sha256: string;
     };
 
+/**
+ * The fuzzy descriptions of a generated task (`cove.fuzz`): domain-specific fields read back by the domain's
+ * scripted roles, plus the ids they replace, which must never appear in a user message (the leak scan).
+ */
+export interface CoveFuzz {
+  readonly hidden_ids: readonly string[];
+  readonly [field: string]: unknown;
+}
+
 /** The `cove` block of a generated task. */
 export interface CoveBlock {
   readonly constraints: readonly Constraint[];
-  readonly fuzz: Readonly<Record<string, unknown>>;
+  readonly fuzz: CoveFuzz;
   readonly db: TaskDbSource;
   readonly semantics: 'parity' | 'fixed';
   readonly difficulty: Difficulty;
@@ -70,7 +80,7 @@ const coveBlockSchema = z.looseObject({
       footprint: z.array(z.object({ collection: z.string(), key: z.string() })),
     }),
   ),
-  fuzz: z.record(z.string(), z.unknown()),
+  fuzz: z.looseObject({ hidden_ids: z.array(z.string()) }),
   db: z.unknown(),
   semantics: z.enum(['parity', 'fixed']),
   difficulty: z.enum(['easy', 'medium', 'hard']),

@@ -6,7 +6,7 @@ import type { EnvironmentBase } from '../env/environment-base.js';
 import { goldKey, rememberGoldState } from '../env/gold-state.js';
 import type { Semantics } from '../env/tool.js';
 import type { Constraint, GoldAction } from './constraint.js';
-import type { CoveTask, Difficulty, TaskDbSource } from './cove-task.js';
+import type { CoveFuzz, CoveTask, Difficulty, TaskDbSource } from './cove-task.js';
 import type { DomainSynthesis, FuzzLevel, TaskDraft } from './synthesis.js';
 
 /** Options of task synthesis (`cove tasks`, `cove generate`). */
@@ -153,7 +153,10 @@ function toTask(
     },
     cove: {
       constraints,
-      fuzz: draft.fuzz,
+      fuzz:
+        'hidden_ids' in draft.fuzz
+          ? (draft.fuzz as CoveFuzz)
+          : { ...draft.fuzz, hidden_ids: [...draft.hiddenIds] },
       db: options.db,
       semantics: options.semantics,
       difficulty,

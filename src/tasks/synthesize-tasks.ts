@@ -32,7 +32,7 @@ export function synthesizeTasks(
     const task = synthesizeTask(synthesis, base, options, i);
     tasks.push(task);
     const refs = synthesis.recheck(base, task.cove.constraints, task.cove.fuzz, task.cove.semantics);
-    const hidden = (task.cove.fuzz.hidden_ids as string[] | undefined) ?? [];
+    const hidden = task.cove.fuzz.hidden_ids;
     const leaks = leakedIds(task, hidden).map((id) => `text mentions hidden id ${id}`);
     violations += refs.length + leaks.length;
     const unsolved = checkTaskSolvable(synthesis, base, task);

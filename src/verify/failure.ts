@@ -1,5 +1,7 @@
+import type { Evaluation } from '../eval/evaluator.js';
 import type { ChatMessage } from '../sim/messages.js';
 import type { EpisodeOutcome } from '../sim/run-episode.js';
+import type { ConstraintKind } from '../tasks/constraint.js';
 import type { Verification } from './verification.js';
 
 /** Why an episode did not yield an SFT trajectory (summary.json's failure attribution). */
@@ -18,7 +20,8 @@ export type FailureCause =
   | 'wrong_write'
   | 'redundant_write'
   | 'information_not_given'
-  | 'state_mismatch';
+  | 'state_mismatch'
+  | 'not_evaluated';
 
 const ASKING = /(\(yes\/no\)|proceed|confirm|shall i|should i)/i;
 
@@ -32,14 +35,18 @@ function lastAgentText(messages: readonly ChatMessage[]): string {
 
 /**
  * The most specific cause of a failed episode, or `undefined` when it passed. In order: the termination (errors,
- * limits, infrastructure), then invalid arguments, unknown tools and leaks, then the verdict: a write by the tool
- * of an unsatisfied constraint on another entity is a `wrong_write` (the right action on the wrong order, …);
- * other writes outside the constraints are `redundant_write`; a user who stopped while the agent was asking for
- * a confirmation, or before the agent did anything past its greeting, `user_stopped_early`.
+ * limits, infrastructure), then invalid arguments, unknown tools and leaks, then the verdict. For CoVe's
+ * verification: a write by a write tool of an unsatisfied constraint's kind on another entity is a `wrong_write`
+ * (the right action on the wrong order, …); other writes outside the constraints are `redundant_write`; unmet
+ * information constraints alone are `information_not_given`; a user who stopped while the agent was asking for
+ * a confirmation, or before the agent did anything past its greeting, `user_stopped_early`. For a τ² evaluation:
+ * a reward that could not be computed is `not_evaluated`, a failed DB check `state_mismatch`, an unmet
+ * communicate check `information_not_given`.
  */
 export function attributeFailure(
   outcome: Pick<EpisodeOutcome, 'termination' | 'messages' | 'toolCalls'>,
-  verification: Verification,
+  verdict: Verification | Evaluation,
+  kinds: readonly ConstraintKind[],
   writeTools: ReadonlySet<string>,
   extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number },
 ): FailureCause | undefined {
@@ -58,18 +65,42 @@ export function attributeFailure(
   if (extra.invalidToolArguments > 0) return 'invalid_tool_arguments';
   if (extra.unknownToolCalls > 0) return 'unknown_tool';
   if (extra.leaks > 0) return 'leak';
+  if ('evaluator' in verdict) return evaluationFailure(outcome, verdict, writeTools);
+  const verification = verdict;
   if (verification.score === 1) return verification.stateMatch ? undefined : 'state_mismatch';
+  const kindOf = (name: string) => kinds.find((k) => k.name === name);
   const unsatisfied = verification.constraints.filter((c) => !c.satisfied);
-  const missedTools = new Set(unsatisfied.map((c) => c.kind));
+  const missedTools = new Set(unsatisfied.flatMap((c) => kindOf(c.kind)?.writeTools ?? []));
   if (verification.redundant.some((r) => r.reason === 'outside_footprint' && missedTools.has(r.tool)))
     return 'wrong_write';
   if (verification.redundant.length > 0) return 'redundant_write';
-  if (unsatisfied.length > 0 && unsatisfied.every((c) => c.kind === 'information'))
+  if (unsatisfied.length > 0 && unsatisfied.every((c) => kindOf(c.kind)?.category === 'information'))
     return 'information_not_given';
+  return stoppedOrWrong(outcome, writeTools);
+}
+
+function stoppedOrWrong(
+  outcome: Pick<EpisodeOutcome, 'termination' | 'messages' | 'toolCalls'>,
+  writeTools: ReadonlySet<string>,
+): FailureCause {
   if (ASKING.test(lastAgentText(outcome.messages))) return 'user_stopped_early';
   const agentTurns = outcome.messages.filter((m) => m.role === 'assistant').length;
   if (outcome.termination === 'user_stop' && outcome.toolCalls.length === 0 && agentTurns <= 1)
     return 'user_stopped_early';
   const wrote = outcome.toolCalls.some((c) => writeTools.has(c.name) && !c.error);
   return wrote ? 'wrong_write' : 'agent_never_wrote';
+}
+
+/** The cause of a failed τ² evaluation (see {@link attributeFailure}). */
+function evaluationFailure(
+  outcome: Pick<EpisodeOutcome, 'termination' | 'messages' | 'toolCalls'>,
+  evaluation: Evaluation,
+  writeTools: ReadonlySet<string>,
+): FailureCause | undefined {
+  if (evaluation.reward === 1) return undefined;
+  if (evaluation.reward === null) return 'not_evaluated';
+  const breakdown = (evaluation.report.reward_breakdown ?? {}) as Record<string, number | null>;
+  if (breakdown.DB === 0) return 'state_mismatch';
+  if (breakdown.COMMUNICATE === 0) return 'information_not_given';
+  return stoppedOrWrong(outcome, writeTools);
 }

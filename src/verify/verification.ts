@@ -3,9 +3,9 @@ import type { EnvironmentBase } from '../env/environment-base.js';
 import type { Episode } from '../env/episode.js';
 import { type GoldState, goldKey, goldState, matchesGold } from '../env/gold-state.js';
 import type { ToolSpec } from '../env/tool.js';
+import { tau2Reward as tau2RewardOf } from '../eval/tau2-evaluator.js';
 import { agentTexts, type ChatMessage } from '../sim/messages.js';
 import type { ExecutedToolCall, TerminationReason } from '../sim/run-episode.js';
-import { isCommunicated } from '../tasks/communicate.js';
 import type { CoveTask } from '../tasks/cove-task.js';
 import type { DomainSynthesis } from '../tasks/synthesis.js';
 
@@ -15,8 +15,9 @@ export interface Verification {
   readonly score: number;
   /** The final DB equals the DB the gold actions produce (compared by row diffs against the shared base). */
   readonly stateMatch: boolean;
-  /** What τ²'s evaluator would give: DB × COMMUNICATE, 0 unless terminated by a stop. */
-  readonly tau2Reward: number;
+  /** What τ²'s evaluator gives by the task's reward basis (DB × COMMUNICATE for generated tasks), 0 unless
+   * terminated by a stop; `null` if a basis component could not be evaluated. */
+  readonly tau2Reward: number | null;
   readonly constraints: readonly { id: string; kind: string; satisfied: boolean; evidence: string }[];
   readonly redundant: readonly { call_id: string; tool: string; reason: 'outside_footprint' | 'duplicate' }[];
   readonly terminationOk: boolean;
@@ -69,6 +70,8 @@ export function verifyTrajectory(input: VerifyInput): Verification {
   });
 
   const writes = new Set(input.tools.filter((t) => t.kind === 'write').map((t) => t.name));
+  const servedBy = (c: CoveTask['cove']['constraints'][number], tool: string) =>
+    input.synthesis.kinds.find((k) => k.name === c.kind)?.writeTools.includes(tool) === true;
   const key = (r: { collection: string; key: string }) => `${r.collection}\u0000${r.key}`;
   const counted = new Set<string>();
   const redundant: { call_id: string; tool: string; reason: 'outside_footprint' | 'duplicate' }[] = [];
@@ -77,7 +80,7 @@ export function verifyTrajectory(input: VerifyInput): Verification {
     const covers = (c: CoveTask['cove']['constraints'][number]) =>
       call.changed.every((r) => c.footprint.some((f) => key(f) === key(r)));
     const owner =
-      task.cove.constraints.find((c) => c.kind === call.name && covers(c)) ??
+      task.cove.constraints.find((c) => servedBy(c, call.name) && covers(c)) ??
       task.cove.constraints.find(covers);
     const inUnion = call.changed.every((r) =>
       task.cove.constraints.some((c) => c.footprint.some((f) => key(f) === key(r))),
@@ -96,7 +99,13 @@ export function verifyTrajectory(input: VerifyInput): Verification {
   const satisfied = constraints.filter((c) => c.satisfied).length;
   const fraction = constraints.length === 0 ? 1 : satisfied / constraints.length;
   const score = terminationOk ? fraction * gamma ** redundant.length : 0;
-  const communicated = task.evaluation_criteria.communicate_info.every((info) => isCommunicated(info, texts));
-  const tau2Reward = terminationOk && stateMatch && communicated ? 1 : 0;
+  const tau2Reward = tau2RewardOf({
+    task,
+    messages: input.messages,
+    toolCalls: input.toolCalls,
+    termination: input.termination,
+    env: final,
+    dbMatch: stateMatch,
+  }).reward;
   return { score, stateMatch, tau2Reward, constraints, redundant, terminationOk };
 }

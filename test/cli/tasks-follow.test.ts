@@ -48,8 +48,8 @@ describe('generate --tasks follows the tasks', () => {
     expect(records).toHaveLength(12);
     for (const rec of records) {
       expect(rec.settings.semantics).toBe('fixed');
-      expect(rec.verification.score).toBe(1);
-      expect(rec.verification.stateMatch).toBe(true);
+      expect(rec.verification?.score).toBe(1);
+      expect(rec.verification?.stateMatch).toBe(true);
     }
     expect(
       readJson<{ fingerprint: { semantics: string } }>(join(out, 'run.json')).fingerprint.semantics,

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { agentContext } from '../../src/domains/agent-context.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
 import { coveToolSchemas } from '../../src/env/openai-tools.js';
-import { agentContext } from '../../src/sim/agent-context.js';
 import { tau2ToolSchemas } from '../../src/tau2/tool-schemas.js';
 import { TAU2 } from '../helpers/paths.js';
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { agentContext } from '../../src/domains/agent-context.js';
 import { getDomain } from '../../src/domains/registry.js';
 import { ChatModel, EndpointPool } from '../../src/llm/chat-model.js';
 import { type RoleConfig, type RoleName, roleConfigSchema } from '../../src/llm/config.js';
 import { UsageMeter } from '../../src/llm/usage-meter.js';
-import { agentContext } from '../../src/sim/agent-context.js';
 import { LlmAgent } from '../../src/sim/llm-agent.js';
 import { LlmUser } from '../../src/sim/llm-user.js';
 import { AGENT_GREETING, type AssistantMessage, type ChatMessage } from '../../src/sim/messages.js';

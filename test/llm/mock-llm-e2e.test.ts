@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentContext } from '../../src/domains/agent-context.js';
 import { getDomain } from '../../src/domains/registry.js';
 import { sftRows } from '../../src/run/sft.js';
 import { keptForSft, type TrajectoryRecord } from '../../src/run/trajectory.js';
 import { createMockLlmApp } from '../../src/server/mock-llm/app.js';
 import { RoleSessions } from '../../src/server/mock-llm/sessions.js';
 import { serveApp } from '../../src/server/serve.js';
-import { agentContext } from '../../src/sim/agent-context.js';
 import { agentApiMessages } from '../../src/sim/llm-agent.js';
 import type { ChatMessage } from '../../src/sim/messages.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
@@ -272,8 +272,8 @@ describe('cove generate against cove mock-llm without faults', () => {
     const records = readRecords(cleanDir);
     expect(records).toHaveLength(N);
     for (const r of records) {
-      expect(r.verification.score, `${r.task_id}: ${r.failure}`).toBe(1);
-      expect(r.verification.stateMatch, r.task_id).toBe(true);
+      expect(r.verification?.score, `${r.task_id}: ${r.failure}`).toBe(1);
+      expect(r.verification?.stateMatch, r.task_id).toBe(true);
       expect(r.termination_reason, r.task_id).toBe('user_stop');
       expect(r.failure, r.task_id).toBeUndefined();
       expect(r.usage.cost_usd).toBeGreaterThan(0);

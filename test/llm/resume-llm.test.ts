@@ -111,7 +111,7 @@ describe('resuming model-role runs', () => {
     expect(up.status, up.stderr).toBe(0);
     const records = readRecords(out);
     expect(records.map((r) => r.id).sort()).toEqual(failed.map((r) => r.id).sort());
-    for (const r of records) expect(r.verification.score, r.id).toBe(1);
+    for (const r of records) expect(r.verification?.score, r.id).toBe(1);
     const summary = readJson<{ episodes: number; sft_trajectories: number; failures: object }>(
       join(out, 'summary.json'),
     );

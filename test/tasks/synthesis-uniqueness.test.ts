@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedDb } from '../../src/domains/load-db.js';
 import { baseFromValue } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
+import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
 import type { EnvironmentBase } from '../../src/env/environment-base.js';
 import type { CoveTask, Difficulty } from '../../src/tasks/cove-task.js';
 import { type SynthesisOptions, synthesizeTask } from '../../src/tasks/sampler.js';
@@ -45,11 +46,7 @@ const bases = (): Record<'tau2' | 'sandbox', EnvironmentBase> => ({
 });
 
 beforeAll(() => {
-  sandbox = baseFromValue(
-    retailDomain,
-    retailDomain.generateSandbox?.({ seed: SANDBOX_SEED, users: 500, orders: 1000 }) ?? null,
-    'sandbox',
-  );
+  sandbox = baseFromValue(retailDomain, generateRetailSandbox({ seed: SANDBOX_SEED }), 'sandbox');
 });
 afterAll(() => sandbox.base.close());
 

@@ -3,6 +3,7 @@ import { parsePyJson } from '../../src/core/py-json-parse.js';
 import { toPyValue } from '../../src/core/py-value.js';
 import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
+import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
 import type { EnvironmentBase } from '../../src/env/environment-base.js';
 import { replayCalls } from '../../src/env/replay.js';
 import { type CoveTask, type Difficulty, readCoveBlocks } from '../../src/tasks/cove-task.js';
@@ -53,11 +54,7 @@ function options(
 }
 
 const buildSandbox = (): LoadedDb =>
-  baseFromValue(
-    retailDomain,
-    retailDomain.generateSandbox?.({ seed: SANDBOX_SEED, users: 500, orders: 1000 }) ?? null,
-    'sandbox',
-  );
+  baseFromValue(retailDomain, generateRetailSandbox({ seed: SANDBOX_SEED }), 'sandbox');
 
 function draw(base: EnvironmentBase, opts: SynthesisOptions, n: number): CoveTask[] {
   return Array.from({ length: n }, (_, i) => synthesizeTask(synthesis, base, opts, i));

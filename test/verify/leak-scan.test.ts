@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseDb } from '../../src/cli/db-source.js';
+import { agentContext } from '../../src/domains/agent-context.js';
 import { getDomain } from '../../src/domains/registry.js';
 import { type RunContext, runTaskEpisode } from '../../src/run/episode-runner.js';
 import { scriptedRoles } from '../../src/run/roles.js';
 import type { TrajectoryRecord } from '../../src/run/trajectory.js';
-import { agentContext } from '../../src/sim/agent-context.js';
 import type { ChatMessage } from '../../src/sim/messages.js';
 import type { SynthesisOptions } from '../../src/tasks/sampler.js';
 import { synthesizeTasks } from '../../src/tasks/synthesize-tasks.js';
@@ -157,7 +157,7 @@ async function runInProcess(): Promise<Tally> {
       for (const task of tasks) {
         const hidden = (task.cove.fuzz.hidden_ids as string[] | undefined) ?? [];
         for (let trial = 0; trial < TRIALS; trial++) {
-          const record = await runTaskEpisode(context, task, trial, 0);
+          const record = await runTaskEpisode(context, { task, index: task.cove.index }, trial, 0);
           scan(tally, `${config.name} ${task.id} trial ${trial}`, record.messages, hidden);
           tally.recordedLeaks += record.leaks;
         }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type PyValue, toPyValue } from '../../src/core/py-value.js';
 import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
+import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
 import type { Episode } from '../../src/env/episode.js';
 import type { ChatMessage } from '../../src/sim/messages.js';
 import type { ExecutedToolCall, TerminationReason } from '../../src/sim/run-episode.js';
@@ -26,11 +27,7 @@ const options = {
 };
 
 beforeAll(() => {
-  loaded = baseFromValue(
-    retailDomain,
-    (retailDomain.generateSandbox as NonNullable<typeof retailDomain.generateSandbox>)({ seed: 11 }),
-    'sandbox',
-  );
+  loaded = baseFromValue(retailDomain, generateRetailSandbox({ seed: 11 }), 'sandbox');
 });
 
 /** The first task (scanning indices) with exactly these constraint kinds and passing `extra`. */

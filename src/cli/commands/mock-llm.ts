@@ -96,7 +96,9 @@ export function registerMockLlm(program: Command): void {
           flags.tasks,
         );
         const tasks = JSON.parse(readFileSync(flags.tasks, 'utf8')) as CoveTask[];
-        const domain = getDomain(blocks[0]?.domain ?? 'retail');
+        const first = blocks[0];
+        if (first === undefined) throw new InputFileError(flags.tasks, '$', 'no tasks');
+        const domain = getDomain(first.domain);
         sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
       } else {
         if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
+import { chooseDomain, domainOfTasks } from '../../domains/infer-domain.js';
 import { loadDbFile, readJsonFile } from '../../domains/load-db.js';
-import { getDomain } from '../../domains/registry.js';
 import type { EnvironmentBase } from '../../env/environment-base.js';
 import { replayCalls } from '../../env/replay.js';
 import type { Semantics } from '../../env/tool.js';
@@ -11,7 +11,7 @@ import { resolveTau2DomainDir } from '../../tau2/data-dir.js';
 import { allCoveTasks, loadCoveTasks } from '../tasks-input.js';
 
 interface ReplayOptions {
-  domain: string;
+  domain?: string;
   tasks: string;
   ids?: string;
   db?: string;
@@ -24,18 +24,20 @@ export function registerReplay(program: Command): void {
   program
     .command('replay')
     .description("replay each task's gold actions on a fresh episode; print outputs, errors and state hashes")
-    .option('--domain <name>', 'domain', 'retail')
+    .option('--domain <name>', 'domain (default: told by the tasks)')
     .requiredOption('--tasks <file>', 'τ² tasks.json (or a cove tasks file)')
     .option('--ids <list>', 'comma-separated task ids to replay (default: all)')
     .option('--db <file>', 'db.json to start from (default: the τ² data directory of the tasks file)')
     .option('--tau2-data <dir>', 'τ² data directory (default: $COVE_TAU2_DATA, else an ancestor of --tasks)')
     .option('--semantics <mode>', 'tool semantics: parity (τ² exactly) or fixed', 'parity')
     .action((options: ReplayOptions, self: Command) => {
-      const domain = getDomain(options.domain);
+      const tasks = parseTau2Tasks(readJsonFile(options.tasks), options.tasks);
+      const domain = chooseDomain(options.domain, domainOfTasks(tasks, options.tasks), {
+        input: options.tasks,
+      });
       if (options.semantics !== 'parity' && options.semantics !== 'fixed') {
         throw new ConfigError(`--semantics must be parity or fixed, not '${options.semantics}'`);
       }
-      const tasks = parseTau2Tasks(readJsonFile(options.tasks), options.tasks);
       let base: EnvironmentBase;
       let semantics = options.semantics as Semantics;
       if (allCoveTasks(tasks) && options.tau2Data === undefined) {

@@ -5,18 +5,17 @@ import { writeFileAtomic } from '../../core/atomic-write.js';
 import { ConfigError } from '../../core/errors.js';
 import { pyJsonDumps } from '../../core/py-json.js';
 import type { PyValue } from '../../core/py-value.js';
-import type { SandboxOptions } from '../../domains/domain.js';
-import { getDomain } from '../../domains/registry.js';
+import { sandboxSize } from '../../domains/domain.js';
+import { domainNames, getDomain } from '../../domains/registry.js';
 
 interface SandboxCliOptions {
-  domain: string;
+  domain?: string;
   seed: string;
-  users?: string;
-  orders?: string;
   out: string;
+  [size: string]: string | undefined;
 }
 
-/** Largest --users / --orders: keeps the written JSON text well inside V8's string limit. */
+/** Largest sandbox size by default: keeps the written JSON text well inside V8's string limit. */
 const MAX_SIZE = 100_000;
 
 function parseCount(flag: string, text: string | undefined, min: number, max: number): number | undefined {
@@ -49,32 +48,55 @@ function describeSizes(value: PyValue): string {
   return [...value].map(([name, v]) => `${size(v)} ${name}`).join(', ');
 }
 
+/** Every size key any domain declares, with the domains that declare it (each becomes a `--<key>` flag). */
+function sizeFlags(): Map<string, string[]> {
+  const flags = new Map<string, string[]>();
+  for (const name of domainNames()) {
+    for (const [key, spec] of Object.entries(getDomain(name).sandbox?.sizes ?? {})) {
+      flags.set(key, [...(flags.get(key) ?? []), `${name}: ${spec.description}`]);
+    }
+  }
+  return flags;
+}
+
+/** `--reservations` for the size key `reservations`, `--max-users` for `maxUsers`. */
+const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
 /** `cove sandbox`: writes a synthetic, seeded DB in τ²'s db.json file style (no τ² records in it). */
 export function registerSandbox(program: Command): void {
-  program
+  const command = program
     .command('sandbox')
     .description(
       "write a synthetic DB in τ²'s db.json style, generated from a seed (same seed and sizes, same bytes)",
     )
-    .option('--domain <name>', 'domain', 'retail')
-    .requiredOption('--seed <n>', 'random seed (non-negative integer)')
-    .option('--users <n>', 'number of users (default: τ²-like, retail 500)')
-    .option('--orders <n>', 'number of orders (default: τ²-like, retail 1000)')
+    .option('--domain <name>', `domain (${domainNames().join(', ')})`)
+    .requiredOption('--seed <n>', 'random seed (non-negative integer)');
+  const flags = sizeFlags();
+  for (const [key, what] of flags) command.option(`${flagName(key)} <n>`, `size: ${what.join('; ')}`);
+  command
     .requiredOption('--out <file>', 'db.json to write (replaced atomically)')
     .action((options: SandboxCliOptions) => {
+      if (options.domain === undefined) {
+        throw new ConfigError(`cove sandbox needs --domain (one of: ${domainNames().join(', ')})`);
+      }
       const domain = getDomain(options.domain);
       const seed = parseCount('--seed', options.seed, 0, Number.MAX_SAFE_INTEGER) as number;
-      const users = parseCount('--users', options.users, 1, MAX_SIZE);
-      const orders = parseCount('--orders', options.orders, 1, MAX_SIZE);
-      if (domain.generateSandbox === undefined) {
-        throw new ConfigError(`domain '${domain.name}' has no sandbox generator`);
+      const sandbox = domain.sandbox;
+      if (sandbox === undefined) throw new ConfigError(`domain '${domain.name}' has no sandbox generator`);
+      const given: Record<string, number | undefined> = {};
+      for (const key of flags.keys()) {
+        const text = options[key];
+        if (text === undefined) continue;
+        const spec = sandbox.sizes[key];
+        if (spec === undefined) {
+          const own = Object.keys(sandbox.sizes).map(flagName).join(', ');
+          throw new ConfigError(
+            `${flagName(key)} does not apply to ${domain.name} (its sizes: ${own || 'none'})`,
+          );
+        }
+        given[key] = parseCount(flagName(key), text, spec.min ?? 1, spec.max ?? MAX_SIZE);
       }
-      const sandboxOptions: SandboxOptions = {
-        seed,
-        ...(users === undefined ? {} : { users }),
-        ...(orders === undefined ? {} : { orders }),
-      };
-      const value = domain.generateSandbox(sandboxOptions);
+      const value = sandbox.generate(seed, sandboxSize(sandbox, given));
       writeDb(options.out, pyJsonDumps(value, { indent: 4 }));
       console.error(
         `cove sandbox: wrote ${domain.name} DB (seed ${seed}: ${describeSizes(value)}) to ${options.out}`,

@@ -2,7 +2,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { ConfigError } from '../../core/errors.js';
-import { getDomain } from '../../domains/registry.js';
+import { chooseDomain, domainOfDbValue } from '../../domains/infer-domain.js';
+import { readJsonFile } from '../../domains/load-db.js';
+import { domainNames } from '../../domains/registry.js';
 import type { QualityReport } from '../../tasks/quality-report.js';
 import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
 import { COVE_VERSION } from '../../version.js';
@@ -12,7 +14,7 @@ import { startProgress } from '../progress.js';
 import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
 interface TasksFlags {
-  domain: string;
+  domain?: string;
   db?: string;
   sandboxSeed?: string;
   n: string;
@@ -46,14 +48,18 @@ export function registerTasks(program: Command): void {
   const command = program
     .command('tasks')
     .description('synthesize verified CoVe tasks (constraints + fuzzy descriptions) from a DB')
-    .option('--domain <name>', 'domain', 'retail')
+    .option('--domain <name>', `domain (${domainNames().join(', ')}; told by --db when given)`)
     .option('--db <file>', 'db.json to sample from (τ² data is labelled benchmark data)')
     .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed instead')
     .option('--n <count>', 'number of tasks', '500')
     .option('--seed <n>', 'seed of the task draws', '1')
     .requiredOption('--out <file>', 'tasks.json to write');
   withSynthesisOptions(command).action((flags: TasksFlags) => {
-    const domain = getDomain(flags.domain);
+    const domain = chooseDomain(
+      flags.domain,
+      flags.db === undefined ? undefined : domainOfDbValue(readJsonFile(flags.db)),
+      flags.db === undefined ? {} : { input: flags.db },
+    );
     if (domain.synthesis === undefined)
       throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
     const parsed = synthesisFlags(flags);

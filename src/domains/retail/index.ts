@@ -14,9 +14,14 @@ import type { RetailFuzz } from './synthesis/requests.js';
 export const retailDomain: Domain = {
   ...RETAIL_ENVIRONMENT,
   version: 'retail-1',
-  tau2InitialHashes: TAU2_RETAIL_INITIAL_HASHES,
-  importTau2: importRetailDb,
-  generateSandbox: generateRetailSandbox,
+  tau2: { initialHashes: TAU2_RETAIL_INITIAL_HASHES, importDb: importRetailDb },
+  sandbox: {
+    sizes: {
+      users: { default: 500, description: 'number of users (τ²: 500)' },
+      orders: { default: 1000, description: 'number of orders (τ²: 1000)' },
+    },
+    generate: (seed, size) => generateRetailSandbox({ seed, users: size.users, orders: size.orders }),
+  },
   policy: { cove: RETAIL_POLICY_COVE, instructions: AGENT_INSTRUCTIONS_COVE },
   simulation: {
     createOracleAgent: (task, rng) => new RetailOracleAgent(task.fuzz as unknown as RetailFuzz, rng),

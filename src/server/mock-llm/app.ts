@@ -199,7 +199,7 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
       if (fault === 'empty_content_with_tools') reply.content = '';
     }
     if (fault === 'leak' && task !== undefined) {
-      const hidden = (task.cove.fuzz.hidden_ids as string[] | undefined) ?? [];
+      const hidden = task.cove.fuzz.hidden_ids;
       const id = hidden.find((h) => !h.includes('_')) ?? hidden[0];
       if (id !== undefined) reply.content = `${reply.content ?? ''} (for reference: ${id})`;
     }

@@ -2,7 +2,6 @@ import { en, en_US, Faker } from '@faker-js/faker';
 import type { PyDict, PyValue } from '../../../core/py-value.js';
 import { pyDict } from '../../../core/py-value.js';
 import { Rng } from '../../../core/rng.js';
-import type { SandboxOptions } from '../../domain.js';
 import { makeAddress } from './addresses.js';
 import { fullNameKey } from './fingerprints.js';
 import { isTau2Value } from './overlap.js';
@@ -71,12 +70,22 @@ function checkSize(name: string, n: number): number {
   return n;
 }
 
+/** Options of {@link generateRetailSandbox}. */
+export interface RetailSandboxOptions {
+  /** Drives every random choice: the same options give the same DB, byte for byte. */
+  readonly seed: number;
+  /** @defaultValue 500 (τ²'s count) */
+  readonly users?: number | undefined;
+  /** @defaultValue 1000 (τ²'s count) */
+  readonly orders?: number | undefined;
+}
+
 /**
  * A synthetic retail DB in τ²'s db.json shape (file style: no null optionals), from faker and the seed only:
  * the same options give the same value. Shares (order statuses, payment kinds, variants, availability, orders
  * and items per order, delivery addresses) follow τ²'s DB; no identifying value or price is τ²'s.
  */
-export function generateRetailSandbox(options: SandboxOptions): PyValue {
+export function generateRetailSandbox(options: RetailSandboxOptions): PyValue {
   if (!Number.isSafeInteger(options.seed)) throw new RangeError('sandbox: seed must be an integer');
   const userCount = checkSize('users', options.users ?? DEFAULT_USERS);
   const orderCount = checkSize('orders', options.orders ?? DEFAULT_ORDERS);

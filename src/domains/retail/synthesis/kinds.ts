@@ -40,6 +40,7 @@ function writeKind(
   return {
     name,
     category: 'write',
+    writeTools: [name],
     goldActions: (c): GoldAction[] => [{ name, arguments: gold(c.args) }],
     predicate,
   };
@@ -196,6 +197,7 @@ const exchangeItems = writeKind('exchange_delivered_order_items', swapArgs, (c, 
 const information: ConstraintKind = {
   name: 'information',
   category: 'information',
+  writeTools: [],
   goldActions: () => [],
   predicate: (c, context) => {
     const text = str(c.args, 'value_text');
@@ -207,6 +209,7 @@ const information: ConstraintKind = {
 const refusal: ConstraintKind = {
   name: 'refusal',
   category: 'refusal',
+  writeTools: [],
   goldActions: () => [],
   predicate: (c, context) => {
     const key = str(c.args, 'order_id');
