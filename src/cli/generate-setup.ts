@@ -5,12 +5,15 @@ import type { Domain } from '../domains/domain.js';
 import type { LoadedDb } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
 import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
+import type { RunTask } from '../tasks/task.js';
+import { parseTau2Tasks } from '../tasks/tau2-task.js';
+import { readJsonFile } from '../domains/load-db.js';
 import type { SynthesisOptions } from '../tasks/sampler.js';
 import { synthesizeTask } from '../tasks/sampler.js';
 import type { FuzzLevel } from '../tasks/synthesis.js';
 import { COVE_VERSION } from '../version.js';
 import { chooseDb, intFlag } from './db-source.js';
-import { loadCoveTasks } from './tasks-input.js';
+import { allCoveTasks, loadCoveTasks, loadTau2Tasks } from './tasks-input.js';
 
 /** Where a run's tasks come from: synthesized on demand from a DB, or read from a file. */
 export interface TaskSource {
@@ -22,11 +25,15 @@ export interface TaskSource {
    * Tasks 0..n-1 (synthesizing more when asked, if the source allows), yielding to the event loop now and then
    * so that Ctrl-C and progress output get through; stops early when `shouldStop` says so.
    */
-  tasks(n: number, onTask?: (done: number) => void, shouldStop?: () => boolean): Promise<CoveTask[]>;
+  tasks(n: number, onTask?: (done: number) => void, shouldStop?: () => boolean): Promise<RunTask[]>;
   /** Whether more tasks can be made than the file holds (`--target-sft`). */
   readonly open: boolean;
   /** The semantics the tasks were made under (a tasks file decides it). */
   readonly semantics: Semantics;
+  /** False for τ²'s own tasks (no `cove` block): graded by τ²'s evaluator, played by models only. */
+  readonly cove: boolean;
+  /** tasks.json text for a tasks file that is copied as it is (τ² tasks). */
+  readonly tasksText?: string;
 }
 
 /** Flags that decide the tasks of `cove generate`. */
@@ -34,6 +41,7 @@ export interface TaskFlags {
   db?: string;
   sandboxSeed?: string;
   tasks?: string;
+  tau2Data?: string;
 }
 
 /**
@@ -57,14 +65,28 @@ export function taskSource(
   if (flags.tasks !== undefined) {
     if (flags.sandboxSeed !== undefined)
       throw new ConfigError('give either --tasks or --sandbox-seed, not both');
+    const sourceId = `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`;
+    if (!allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks))) {
+      const input = loadTau2Tasks(domain, flags.tasks, { db: flags.db, tau2Data: flags.tau2Data });
+      return {
+        semantics: options.semantics,
+        loaded: input.loaded,
+        sourceId,
+        tasks: async (n) => input.tasks.slice(0, n),
+        open: false,
+        cove: false,
+        tasksText: input.text,
+      };
+    }
     const input = loadCoveTasks(domain, flags.tasks, flags.db);
     return {
       semantics: input.semantics,
       loaded: input.loaded,
       ...(input.sandboxText === undefined ? {} : { sandboxText: input.sandboxText }),
-      sourceId: `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`,
+      sourceId,
       tasks: async (n) => input.tasks.slice(0, n),
       open: false,
+      cove: true,
     };
   }
   const synthesis = domain.synthesis;
@@ -102,5 +124,6 @@ export function taskSource(
       return made.slice(0, n);
     },
     open: true,
+    cove: true,
   };
 }

@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
-import { type LoadedDb, readJsonFile } from '../domains/load-db.js';
+import { type LoadedDb, loadDbFile, readJsonFile } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
 import { type CoveTask, readCoveBlocks } from '../tasks/cove-task.js';
+import { type RunTask, runTaskFromTau2 } from '../tasks/task.js';
 import { type LoadedTask, parseTau2Tasks } from '../tasks/tau2-task.js';
+import { resolveTau2DomainDir } from '../tau2/data-dir.js';
 import { chooseDb } from './db-source.js';
 
 /** Generated tasks with the DB they were made from. */
@@ -84,4 +86,39 @@ function recordedDb(domain: Domain, tasksFile: string, path: string) {
     );
   }
   return chooseDb(domain, { db: dbFile });
+}
+
+/** τ² benchmark tasks (no `cove` block) with the DB they run on. */
+export interface Tau2TaskInput {
+  readonly tasks: RunTask[];
+  readonly loaded: LoadedDb;
+  /** The tasks file's text (copied into the run folder as tasks.json). */
+  readonly text: string;
+}
+
+/**
+ * Reads τ²'s own tasks for `cove generate` (graded by τ²'s evaluator; a model must play the agent and the user).
+ * The DB is `--db`, else the domain's pristine db.json from the τ² data directory (`--tau2-data`,
+ * `$COVE_TAU2_DATA`, or an ancestor of the tasks file), checked against τ²'s initial hashes.
+ * @throws {InputFileError} for malformed tasks; {@link ConfigError} when no DB can be found.
+ */
+export function loadTau2Tasks(
+  domain: Domain,
+  file: string,
+  options: { db?: string | undefined; tau2Data?: string | undefined },
+): Tau2TaskInput {
+  const parsed = parseTau2Tasks(readJsonFile(file), file);
+  if (parsed.length === 0) throw new InputFileError(file, '$', 'no tasks');
+  const dbFile =
+    options.db ??
+    join(
+      resolveTau2DomainDir(domain.name, {
+        explicit: options.tau2Data,
+        fromEnv: process.env.COVE_TAU2_DATA,
+        tasksFile: file,
+      }),
+      'db.json',
+    );
+  const loaded = loadDbFile(domain, dbFile, { expectTau2Pristine: options.db === undefined });
+  return { tasks: parsed.map(runTaskFromTau2), loaded, text: readFileSync(file, 'utf8') };
 }

@@ -60,7 +60,7 @@ export function domainOfDbValue(value: PyValue): DomainEvidence | undefined {
 export function chooseDomain(
   flag: string | undefined,
   evidence: DomainEvidence | undefined,
-  context: { readonly input?: string; readonly fallback?: string },
+  context: { readonly input?: string | undefined; readonly fallback?: string },
 ): Domain {
   if (flag !== undefined) {
     const domain = getDomain(flag);

@@ -79,7 +79,7 @@ beforeAll(() => {
     tau2Tasks: runCoveAsync(['generate', '--tasks', TAU2_TASKS_ARG, '--out', join(root, 'tau2tasks')], {
       cwd: REPO,
     }),
-    coveTasks: runCoveAsync(['tasks', '--sandbox-seed', '5', '--n', '10', '--out', 'x'], {
+    coveTasks: runCoveAsync(['tasks', '--domain', 'retail', '--sandbox-seed', '5', '--n', '10', '--out', 'x'], {
       cwd: join(root, 'tasks'),
     }),
     fuzz0: runCoveAsync(['generate', '--fuzz', '0', '--n', '30', '--out', join(root, 'fuzz0'), '--quiet']),
@@ -273,7 +273,7 @@ describe('cove generate: inputs', () => {
     ok(await pending.coveTasks);
     const [gen, sandbox] = await Promise.all([
       runCoveAsync(['generate', '--tasks', 'x', '--out', 'run', '--quiet'], { cwd }),
-      runCoveAsync(['sandbox', '--seed', '5', '--out', 's5.json'], { cwd }),
+      runCoveAsync(['sandbox', '--domain', 'retail', '--seed', '5', '--out', 's5.json'], { cwd }),
     ]);
     ok(gen);
     ok(sandbox);

@@ -76,7 +76,7 @@ function countsOf(tasks: readonly Task[]) {
 }
 
 describe('cove tasks --sandbox-seed', () => {
-  const args = ['tasks', '--sandbox-seed', '2', '--n', '40', '--seed', '3'];
+  const args = ['tasks', '--domain', 'retail', '--sandbox-seed', '2', '--n', '40', '--seed', '3'];
   let first: ReturnType<typeof runCove>;
   beforeAll(() => {
     first = runCove([...args, '--out', join(dir, 't.json')]);
@@ -236,7 +236,7 @@ describe('bad flags', () => {
     [['--sandbox-seed', '1', '--db', RETAIL_DB], 'give either --db or --sandbox-seed, not both'],
     [['--sandbox-seed', '1', '--n', '0'], "--n must be an integer ≥ 1, not '0'"],
   ])('%j exits 2: %s', (flags, message) => {
-    const r = runCove(['tasks', '--n', '2', ...flags, '--out', join(dir, 'bad.json')]);
+    const r = runCove(['tasks', '--domain', 'retail', '--n', '2', ...flags, '--out', join(dir, 'bad.json')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`cove: ${message}`);
     expect(r.stdout).toBe('');

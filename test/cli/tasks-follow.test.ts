@@ -93,7 +93,7 @@ describe('replay of cove tasks', () => {
   it('finds a DB file by its path relative to the tasks file', () => {
     const dir = join(root, 'moved');
     const db = join(dir, 'sandbox.json');
-    expect(runCove(['sandbox', '--seed', '3', '--out', db]).status).toBe(0);
+    expect(runCove(['sandbox', '--domain', 'retail', '--seed', '3', '--out', db]).status).toBe(0);
     const tasks = join(dir, 'tasks.json');
     const made = runCove(['tasks', '--db', db, '--n', '3', '--seed', '4', '--out', tasks]);
     expect(made.status, made.stderr).toBe(0);

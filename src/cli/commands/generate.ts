@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import { agentContext, type TextSetting } from '../../domains/agent-context.js';
-import { getDomain } from '../../domains/registry.js';
+import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
+import { readJsonFile } from '../../domains/load-db.js';
+import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { generate } from '../../run/generate.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { checkRunFolder, runPaths } from '../../run/run-folder.js';
@@ -19,7 +21,7 @@ import { type RoleFlags, resolveRoles } from '../role-flags.js';
 import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
 interface GenerateFlags extends TaskFlags, RoleFlags {
-  domain: string;
+  domain?: string;
   n?: string;
   seed: string;
   difficulty: string;
@@ -47,10 +49,13 @@ export function registerGenerate(program: Command): void {
   const command = program
     .command('generate')
     .description('run episodes on synthesized tasks, verify them and write SFT data (the main job)')
-    .option('--domain <name>', 'domain', 'retail')
+    .option('--domain <name>', 'domain (default: told by --tasks or --db, else retail)')
     .option('--db <file>', 'db.json to synthesize tasks from (τ² data is labelled benchmark data)')
     .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed (default: a sandbox with --seed)')
-    .option('--tasks <file>', 'tasks made by `cove tasks` (their DB comes from the tasks, or --db)')
+    .option(
+      '--tasks <file>',
+      'tasks made by `cove tasks` (their DB comes from the tasks, or --db), or τ² tasks (graded by τ²; model roles only)',
+    )
     .option('--n <count>', 'number of tasks (default: 100, or every task of --tasks)')
     .option('--seed <n>', 'seed of everything random', '1')
     .option(
@@ -85,7 +90,15 @@ export function registerGenerate(program: Command): void {
     .option('--max-errors <n>', 'tool errors before an episode ends with too_many_errors', '10')
     .option('--quiet', 'no progress output');
   withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
-    const domain = getDomain(flags.domain);
+    const domain = chooseDomain(
+      flags.domain,
+      flags.tasks !== undefined
+        ? domainOfTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks), flags.tasks)
+        : flags.db !== undefined
+          ? domainOfDbValue(readJsonFile(flags.db))
+          : undefined,
+      { input: flags.tasks ?? flags.db, fallback: 'retail' },
+    );
     const parsed = synthesisFlags(flags);
     if (flags.tasks !== undefined) {
       // these decide how tasks are synthesized; a tasks file's tasks are already made
@@ -131,6 +144,13 @@ export function registerGenerate(program: Command): void {
     });
     const out = resolve(flags.out);
     const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }), out });
+    if (!source.cove && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
+      source.loaded.base.close();
+      throw new ConfigError(
+        `${flags.tasks} holds τ²'s own tasks (no cove block): the oracle agent and the scripted user need tasks ` +
+          'made by `cove tasks`; run τ² tasks with --agent openai:<model> and --user openai:<model> (graded by τ²\'s evaluator)',
+      );
+    }
     if (
       flags.tasks !== undefined &&
       self.getOptionValueSource('semantics') === 'cli' &&
@@ -207,7 +227,7 @@ export function registerGenerate(program: Command): void {
         dbSha256: source.loaded.hashes.canonical_sha256,
         benchmarkData: source.loaded.isTau2Benchmark,
         tasks,
-        tasksText: `${JSON.stringify(tasks, null, 2)}\n`,
+        tasksText: source.tasksText ?? `${JSON.stringify(tasks, null, 2)}\n`,
         ...(source.sandboxText === undefined ? {} : { sandboxText: source.sandboxText }),
         settings,
         agentContext: context,
@@ -239,7 +259,7 @@ export function registerGenerate(program: Command): void {
     process.stderr.write(
       `${resumed === true ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes (${newEpisodes} new), ` +
         `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-        `mean score ${s.mean_score}, leaks ${s.leaks}${budget}\n`,
+        `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}${budget}\n`,
     );
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {
       process.stderr.write(`note: --target-sft ${targetSft} not reached (${s.sft_trajectories} passed)\n`);
