@@ -20,19 +20,32 @@ export function installChangeTracking(sql: SqlConnection, spec: EnvironmentSpec)
     `CREATE TABLE ${CHANGES_TABLE} (seq INTEGER PRIMARY KEY, collection TEXT NOT NULL, key ANY NOT NULL)`,
   ];
   for (const collection of spec.collections) {
-    const tables = [{ table: collection.table, key: collection.key }, ...collection.children];
-    for (const { table, key } of tables) {
+    const root = {
+      table: collection.table,
+      keyOf: (row: string) =>
+        collection.keyColumns === undefined
+          ? `${row}.${collection.key}`
+          : `json_array(${collection.keyColumns.map((c) => `${row}.${c}`).join(', ')})`,
+    };
+    const children = collection.children.map((c) => ({
+      table: c.table,
+      keyOf: (row: string) => `${row}.${c.key}`,
+    }));
+    for (const { table, keyOf } of [root, ...children]) {
+      const name = `"_cove_${table.replaceAll('"', '')}`;
       const record = (row: 'NEW' | 'OLD') =>
-        `INSERT INTO ${CHANGES_TABLE}(collection, key) VALUES ('${collection.name}', ${row}.${key});`;
+        `INSERT INTO ${CHANGES_TABLE}(collection, key) VALUES (${sqlString(collection.name)}, ${keyOf(row)});`;
       statements.push(
-        `CREATE TRIGGER _cove_${table}_insert AFTER INSERT ON ${table} BEGIN ${record('NEW')} END`,
-        `CREATE TRIGGER _cove_${table}_update AFTER UPDATE ON ${table} BEGIN ${record('OLD')} ${record('NEW')} END`,
-        `CREATE TRIGGER _cove_${table}_delete AFTER DELETE ON ${table} BEGIN ${record('OLD')} END`,
+        `CREATE TRIGGER ${name}_insert" AFTER INSERT ON ${table} BEGIN ${record('NEW')} END`,
+        `CREATE TRIGGER ${name}_update" AFTER UPDATE ON ${table} BEGIN ${record('OLD')} ${record('NEW')} END`,
+        `CREATE TRIGGER ${name}_delete" AFTER DELETE ON ${table} BEGIN ${record('OLD')} END`,
       );
     }
   }
   sql.exec(`${statements.join(';\n')};`);
 }
+
+const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /** Reads and clears the entities recorded since the last call, in first-touch order, without duplicates. */
 export function takeChanges(sql: SqlConnection): EntityRef[] {

@@ -58,7 +58,7 @@ export class Episode {
     if (this.#closed) throw new Error('episode is closed');
     const result = dispatchToolCall(
       this.#tools,
-      this.base.spec.toolkitName,
+      this.base.spec.toolkitName ?? 'Tools',
       { sql: this.sql, semantics: this.semantics },
       name,
       args,
@@ -134,7 +134,7 @@ export class Episode {
   }
 }
 
-/** The whole state of a connection as τ²'s DB model: collections in model order, entities in `pos` order. */
+/** The whole state of a connection as τ²'s DB model: collections in model order, entities in their `orderBy` order. */
 export function dumpState(
   spec: EnvironmentBase['spec'],
   sql: SqlConnection,
@@ -143,7 +143,7 @@ export function dumpState(
   const out = new Map<string, PyJsonInput>();
   for (const c of spec.collections) {
     const entities = new Map<string, PyJsonInput>();
-    for (const row of sql.all(`SELECT ${c.key} AS k FROM ${c.table} ORDER BY pos`)) {
+    for (const row of sql.all(`SELECT ${c.key} AS k FROM ${c.table} ORDER BY ${c.orderBy ?? 'pos'}`)) {
       const key = String(row.k);
       const value = c.dump(sql, key, style);
       if (value !== undefined) entities.set(key, value);

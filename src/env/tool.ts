@@ -2,7 +2,10 @@ import type { PyJsonInput } from '../core/py-json.js';
 import type { PyValue } from '../core/py-value.js';
 import type { SqlConnection } from './sql.js';
 
-/** How tools behave: `parity` copies τ² bugs and all; `fixed` repairs the documented ones (pitfalls A1–A2). */
+/**
+ * How tools behave: `parity` reproduces the reference implementation exactly, bugs included; `fixed` repairs the
+ * bugs a domain documents (each domain lists its own differences, e.g. in its tools' docs and the README).
+ */
 export type Semantics = 'parity' | 'fixed';
 
 /** τ²'s tool types: `read` and `generic` never change state; only `write` tools are replayed by τ²'s DB check. */

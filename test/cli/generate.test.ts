@@ -79,9 +79,12 @@ beforeAll(() => {
     tau2Tasks: runCoveAsync(['generate', '--tasks', TAU2_TASKS_ARG, '--out', join(root, 'tau2tasks')], {
       cwd: REPO,
     }),
-    coveTasks: runCoveAsync(['tasks', '--domain', 'retail', '--sandbox-seed', '5', '--n', '10', '--out', 'x'], {
-      cwd: join(root, 'tasks'),
-    }),
+    coveTasks: runCoveAsync(
+      ['tasks', '--domain', 'retail', '--sandbox-seed', '5', '--n', '10', '--out', 'x'],
+      {
+        cwd: join(root, 'tasks'),
+      },
+    ),
     fuzz0: runCoveAsync(['generate', '--fuzz', '0', '--n', '30', '--out', join(root, 'fuzz0'), '--quiet']),
     fuzz1: runCoveAsync(['generate', '--fuzz', '1', '--n', '30', '--out', join(root, 'fuzz1'), '--quiet']),
   };

@@ -33,7 +33,19 @@ function expectUsageError(r: { status: number | null; stderr: string }, message:
 describe('a k the DB cannot supply', () => {
   it('cove tasks --k 10: names the task and what to change', () => {
     const out = join(root, 'k10.json');
-    const r = runCove(['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '3', '--k', '10', '--out', out]);
+    const r = runCove([
+      'tasks',
+      '--domain',
+      'retail',
+      '--sandbox-seed',
+      '1',
+      '--n',
+      '3',
+      '--k',
+      '10',
+      '--out',
+      out,
+    ]);
     expectUsageError(r, 'task 0: no valid draw of 10 constraints in 500 attempts');
     expect(r.stderr).toContain('lower --k or --difficulty, or use a DB with more orders per user');
     expect(existsSync(out)).toBe(false);
@@ -41,7 +53,10 @@ describe('a k the DB cannot supply', () => {
 
   it('cove generate on a one-order sandbox: the same error, no run folder written', () => {
     const db = join(root, 'tiny.json');
-    expect(runCove(['sandbox', '--domain', 'retail', '--seed', '2', '--users', '1', '--orders', '1', '--out', db]).status).toBe(0);
+    expect(
+      runCove(['sandbox', '--domain', 'retail', '--seed', '2', '--users', '1', '--orders', '1', '--out', db])
+        .status,
+    ).toBe(0);
     const out = join(root, 'tiny-run');
     const r = runCove(['generate', '--db', db, '--n', '5', '--k', '8', '--out', out, '--quiet']);
     expectUsageError(r, 'task 0: no valid draw of 8 constraints');
@@ -77,7 +92,9 @@ describe('options that would be ignored are refused', () => {
 
   it('generate --tasks with --difficulty, --fuzz or --k', () => {
     const tasks = join(root, 'made.json');
-    expect(runCove(['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '2', '--out', tasks]).status).toBe(0);
+    expect(
+      runCove(['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '2', '--out', tasks]).status,
+    ).toBe(0);
     const r = runCove([
       'generate',
       '--tasks',

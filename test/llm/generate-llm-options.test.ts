@@ -99,7 +99,17 @@ const BUDGET_USD = 4;
 
 beforeAll(async () => {
   // the tasks `cove generate --sandbox-seed 1` synthesizes (same seed and defaults), enough for --target-sft
-  const made = await runCoveAsync(['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '150', '--out', tasksFile]);
+  const made = await runCoveAsync([
+    'tasks',
+    '--domain',
+    'retail',
+    '--sandbox-seed',
+    '1',
+    '--n',
+    '150',
+    '--out',
+    tasksFile,
+  ]);
   if (made.status !== 0) throw new Error(`cove tasks failed: ${made.stderr}`);
   // a script whose agent only ever talks (never looks anything up or writes): every episode fails
   const script = file('script.json', {

@@ -73,7 +73,17 @@ const generateArgs = (baseUrl: string, out: string) => [
 
 beforeAll(async () => {
   const started = performance.now();
-  const made = await runCoveAsync(['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', String(N), '--out', tasksFile]);
+  const made = await runCoveAsync([
+    'tasks',
+    '--domain',
+    'retail',
+    '--sandbox-seed',
+    '1',
+    '--n',
+    String(N),
+    '--out',
+    tasksFile,
+  ]);
   if (made.status !== 0) throw new Error(`cove tasks failed: ${made.stderr}`);
   tasks = readJson<CoveTask[]>(tasksFile);
   // small timeouts so that `timeout` faults (held 1.5 s) are retried quickly; one retry only, so that a few

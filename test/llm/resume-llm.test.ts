@@ -27,7 +27,17 @@ const roles = mockRoleFlags;
 let slice: (from: number, to: number) => string;
 
 beforeAll(async () => {
-  const made = await runCoveAsync(['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '21', '--out', tasksFile]);
+  const made = await runCoveAsync([
+    'tasks',
+    '--domain',
+    'retail',
+    '--sandbox-seed',
+    '1',
+    '--n',
+    '21',
+    '--out',
+    tasksFile,
+  ]);
   if (made.status !== 0) throw new Error(`cove tasks failed: ${made.stderr}`);
   const all = JSON.parse(readFileSync(tasksFile, 'utf8')) as CoveTask[];
   slice = (from, to) => file(`tasks-${from}-${to}.json`, all.slice(from, to));

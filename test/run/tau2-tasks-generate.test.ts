@@ -27,7 +27,14 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'retail'));
   // a τ² data directory of our own: the tasks beside τ²'s pristine db.json
   copyFileSync(join(__dirname, '../../../shared/tau2/retail/db.json'), join(dir, 'retail', 'db.json'));
-  writeFileSync(tasksFile, JSON.stringify(all.filter((t) => ['2', '33', '34'].includes(t.id)), null, 2));
+  writeFileSync(
+    tasksFile,
+    JSON.stringify(
+      all.filter((t) => ['2', '33', '34'].includes(t.id)),
+      null,
+      2,
+    ),
+  );
   const gold = all.find((t) => t.id === '33')?.evaluation_criteria.actions ?? [];
   const script = {
     agent: [{ content: 'I am sorry, I cannot do that.' }],
@@ -92,9 +99,9 @@ describe('cove generate --tasks with τ² tasks', () => {
     // sft.jsonl keeps exactly the reward-1 episode
     const sft = readJsonl<{ messages: { role: string }[] }>(join(out, 'sft.jsonl'));
     expect(sft).toHaveLength(1);
-    const summary = readJson<{ reward: { evaluators: Record<string, number>; distribution: Record<string, number> } }>(
-      join(out, 'summary.json'),
-    );
+    const summary = readJson<{
+      reward: { evaluators: Record<string, number>; distribution: Record<string, number> };
+    }>(join(out, 'summary.json'));
     expect(summary.reward.evaluators).toEqual({ tau2: 3 });
     expect(summary.reward.distribution).toEqual({ '1': 1, '0': 1, partial: 0, null: 1 });
     // the run folder's tasks.json is the τ² file as it was

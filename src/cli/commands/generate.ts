@@ -5,12 +5,12 @@ import { sha256Hex } from '../../core/hash.js';
 import { agentContext, type TextSetting } from '../../domains/agent-context.js';
 import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
-import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { generate } from '../../run/generate.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { checkRunFolder, runPaths } from '../../run/run-folder.js';
 import { lockRunFolder } from '../../run/run-lock.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
+import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
 import { intFlag } from '../db-source.js';
@@ -148,7 +148,7 @@ export function registerGenerate(program: Command): void {
       source.loaded.base.close();
       throw new ConfigError(
         `${flags.tasks} holds τ²'s own tasks (no cove block): the oracle agent and the scripted user need tasks ` +
-          'made by `cove tasks`; run τ² tasks with --agent openai:<model> and --user openai:<model> (graded by τ²\'s evaluator)',
+          "made by `cove tasks`; run τ² tasks with --agent openai:<model> and --user openai:<model> (graded by τ²'s evaluator)",
       );
     }
     if (
