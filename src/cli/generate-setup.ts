@@ -2,39 +2,17 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Domain } from '../domains/domain.js';
-import type { LoadedDb } from '../domains/load-db.js';
 import { readJsonFile } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
+import type { TaskSource } from '../run/task-source.js';
 import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
 import type { SynthesisOptions } from '../tasks/sampler.js';
 import { synthesizeTask } from '../tasks/sampler.js';
 import type { FuzzLevel } from '../tasks/synthesis.js';
-import type { RunTask } from '../tasks/task.js';
 import { parseTau2Tasks } from '../tasks/tau2-task.js';
 import { COVE_VERSION } from '../version.js';
 import { chooseDb, intFlag } from './db-source.js';
 import { allCoveTasks, loadCoveTasks, loadTau2Tasks } from './tasks-input.js';
-
-/** Where a run's tasks come from: synthesized on demand from a DB, or read from a file. */
-export interface TaskSource {
-  readonly loaded: LoadedDb;
-  readonly sandboxText?: string;
-  /** Identifies the source for the resume check (`sandbox:<seed>`, `db:<hash>`, `tasks:<hash>`). */
-  readonly sourceId: string;
-  /**
-   * Tasks 0..n-1 (synthesizing more when asked, if the source allows), yielding to the event loop now and then
-   * so that Ctrl-C and progress output get through; stops early when `shouldStop` says so.
-   */
-  tasks(n: number, onTask?: (done: number) => void, shouldStop?: () => boolean): Promise<RunTask[]>;
-  /** Whether more tasks can be made than the file holds (`--target-sft`). */
-  readonly open: boolean;
-  /** The semantics the tasks were made under (a tasks file decides it). */
-  readonly semantics: Semantics;
-  /** False for τ²'s own tasks (no `cove` block): graded by τ²'s evaluator, played by models only. */
-  readonly cove: boolean;
-  /** tasks.json text for a tasks file that is copied as it is (τ² tasks). */
-  readonly tasksText?: string;
-}
 
 /** Flags that decide the tasks of `cove generate`. */
 export interface TaskFlags {
@@ -127,3 +105,5 @@ export function taskSource(
     cove: true,
   };
 }
+
+export type { TaskSource };

@@ -262,11 +262,12 @@ describe('cove generate: inputs', () => {
     });
   });
 
-  it('refuses τ² tasks without a cove block (exit 2, names the file)', async () => {
+  it('refuses τ² tasks (no cove block) with the oracle and the scripted user, saying to use model roles', async () => {
     const r = await pending.tau2Tasks;
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(TAU2_TASKS_ARG);
-    expect(r.stderr).toContain('has no "cove" block');
+    expect(r.stderr).toContain('no cove block');
+    expect(r.stderr).toContain('--agent openai:<model>');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(root, 'tau2tasks', 'trajectories.jsonl'))).toBe(false);
   });

@@ -1,14 +1,11 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { sha256Hex } from '../../core/hash.js';
 import { agentContext, type TextSetting } from '../../domains/agent-context.js';
 import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
-import { generate } from '../../run/generate.js';
 import { createRoleFactory } from '../../run/roles.js';
-import { checkRunFolder, runPaths } from '../../run/run-folder.js';
-import { lockRunFolder } from '../../run/run-lock.js';
+import { runGenerate } from '../../run/run-generate.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
@@ -37,11 +34,6 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   maxSteps: string;
   maxErrors: string;
   quiet?: boolean;
-}
-
-/** A run's id: a short hash of its settings (the same command gives the same id, in any folder). */
-function runId(fingerprint: Record<string, unknown>): string {
-  return `run-${sha256Hex(JSON.stringify(fingerprint)).slice(0, 12)}`;
 }
 
 /** `cove generate`: the main job, from a DB (or tasks) to verified trajectories and SFT data. */
@@ -192,65 +184,34 @@ export function registerGenerate(program: Command): void {
       agent: factory.agentName,
       user: factory.userName,
     };
-    lockRunFolder(out); // one writer per run folder
-    checkRunFolder(runPaths(out), fingerprint); // before any task is synthesized
-    // --target-sft: grow the task list until enough trajectories pass (at most 50× the target)
-    let count = targetSft === undefined ? n : Math.max(n, targetSft);
-    let result: Awaited<ReturnType<typeof generate>>;
-    let resumed: boolean | undefined;
-    let newEpisodes = 0;
-    let newInfrastructureErrors = 0;
-    let taskCount = 0;
-    for (;;) {
-      const synthesizing = source.open ? startProgress('tasks', count, { quiet }) : undefined;
-      const tasks = await source.tasks(
-        count,
-        (done) => synthesizing?.update(done),
-        () => interrupted,
-      );
-      synthesizing?.stop();
-      if (interrupted && tasks.length < count) {
-        process.stderr.write('stopped while synthesizing tasks; nothing was run\n');
-        process.exitCode = 130;
-        return;
-      }
-      taskCount = tasks.length;
-      const progress = startProgress('episodes', tasks.length, { quiet });
-      result = await generate({
-        domain,
-        out,
-        runName: runId(fingerprint),
-        command: process.argv.slice(2),
-        coveVersion: COVE_VERSION,
-        seed,
-        base: source.loaded.base,
-        dbSha256: source.loaded.hashes.canonical_sha256,
-        benchmarkData: source.loaded.isTau2Benchmark,
-        tasks,
-        tasksText: source.tasksText ?? `${JSON.stringify(tasks, null, 2)}\n`,
-        ...(source.sandboxText === undefined ? {} : { sandboxText: source.sandboxText }),
-        settings,
-        agentContext: context,
-        roles: factory,
-        limits,
-        concurrency,
-        attempts,
-        fingerprint,
-        onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
-        shouldStop: () => interrupted || roles.meter.exhausted(),
-        ...(targetSft === undefined ? {} : { targetSft }),
-        meter: roles.meter,
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
-      });
-      progress.stop();
-      resumed ??= result.resumed;
-      newEpisodes += result.newEpisodes;
-      newInfrastructureErrors += result.newInfrastructureErrors;
-      const passed = result.summary.sft_trajectories;
-      if (targetSft === undefined || passed >= targetSft || interrupted || roles.meter.exhausted()) break;
-      if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
-      const rate = Math.max(passed / tasks.length, 0.05);
-      count = Math.min(50 * targetSft, tasks.length + Math.ceil((targetSft - passed) / rate));
+    const result = await runGenerate({
+      domain,
+      source,
+      out,
+      seed,
+      n,
+      settings,
+      agentContext: context,
+      roles: factory,
+      limits,
+      concurrency,
+      attempts,
+      ...(targetSft === undefined ? {} : { targetSft }),
+      fingerprint,
+      coveVersion: COVE_VERSION,
+      command: process.argv.slice(2),
+      meter: roles.meter,
+      shouldStop: () => interrupted || roles.meter.exhausted(),
+      startPhase: (phase, total) => startProgress(phase, total, { quiet }),
+      onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+    });
+    const { resumed, newEpisodes, newInfrastructureErrors, taskCount } = result;
+    if (result.summary === undefined) {
+      process.removeListener('SIGINT', onSignal);
+      source.loaded.base.close();
+      process.stderr.write('stopped while synthesizing tasks; nothing was run\n');
+      process.exitCode = 130;
+      return;
     }
     process.removeListener('SIGINT', onSignal);
     source.loaded.base.close();
