@@ -6,7 +6,7 @@ import type { PyValue } from '../core/py-value.js';
 import { buildBase } from '../env/build-base.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import type { StateHashes } from '../env/state-digest.js';
-import type { Domain } from './domain.js';
+import { type Domain, sandboxSize } from './domain.js';
 
 /** A loaded base and what is known about where it came from. */
 export interface LoadedDb {
@@ -97,4 +97,19 @@ export function loadDbFile(
     }
   }
   return loaded;
+}
+
+/**
+ * A fresh, seeded sandbox of a domain loaded as a base (see the domain's `sandbox` capability); `size` overrides
+ * the domain's declared defaults, e.g. retail `{users: 50, orders: 100}`.
+ * @throws {ConfigError} for a domain without a sandbox generator.
+ */
+export function sandboxBase(
+  domain: Domain,
+  seed: number,
+  size: Readonly<Record<string, number>> = {},
+): LoadedDb {
+  const sandbox = domain.sandbox;
+  if (sandbox === undefined) throw new ConfigError(`domain ${domain.name} has no sandbox generator`);
+  return baseFromValue(domain, sandbox.generate(seed, sandboxSize(sandbox, size)), `sandbox(seed=${seed})`);
 }

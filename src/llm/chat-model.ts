@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import { createRequire } from 'node:module';
+import type OpenAI from 'openai';
 import PQueue from 'p-queue';
 import { AbortedError, ConfigError } from '../core/errors.js';
 import type { OpenAiTool } from '../env/openai-tools.js';
@@ -63,6 +64,13 @@ function fetchWithin(url: string | URL | Request, init: RequestInit | undefined,
   });
 }
 
+let sdk: typeof OpenAI | undefined;
+/** The OpenAI SDK, loaded on first use: only model-played roles need it (commands start faster without it). */
+function openAi(): typeof OpenAI {
+  sdk ??= (createRequire(import.meta.url)('openai') as { default: typeof OpenAI }).default;
+  return sdk;
+}
+
 /** One endpoint (base URL + key): an OpenAI SDK client and a queue enforcing its concurrency and rate caps. */
 interface Endpoint {
   readonly client: OpenAI;
@@ -104,7 +112,7 @@ export class EndpointPool {
         return queue.add(() => fetchWithin(url, init, config.timeout_ms)) as Promise<Response>;
       };
       endpoint = {
-        client: new OpenAI({
+        client: new (openAi())({
           apiKey,
           baseURL: config.base_url,
           timeout: QUEUED_REQUEST_LIMIT_MS, // the request's own timeout is applied after the queue
@@ -192,7 +200,8 @@ export class ChatModel {
     } catch (e) {
       this.#endpoint.retries.delete(key);
       if (signal?.aborted === true) throw new AbortedError(`${this.role} model call aborted`, { cause: e });
-      const code = e instanceof OpenAI.APIError ? e.status : undefined;
+      const code =
+        e instanceof openAi().APIError ? (e as InstanceType<typeof OpenAI.APIError>).status : undefined;
       const retried = code === undefined || RETRIED_STATUSES.has(code) || code >= 500;
       const how = retried ? `failed after ${this.config.max_retries} retries` : 'failed (not retryable)';
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;

@@ -86,9 +86,10 @@ beforeAll(async () => {
   ]);
   if (made.status !== 0) throw new Error(`cove tasks failed: ${made.stderr}`);
   tasks = readJson<CoveTask[]>(tasksFile);
-  // small timeouts so that `timeout` faults (held 1.5 s) are retried quickly; one retry only, so that a few
-  // episodes meet two faults in a row and end with infrastructure_error
-  const role = { timeout_ms: 600, max_retries: 1 };
+  // a client timeout (4 s) far above any real answer on a busy machine and far below a `timeout` fault (held
+  // 12 s), so that only injected faults time out; one retry only, so that a few episodes meet two faults in a row
+  // and end with infrastructure_error
+  const role = { timeout_ms: 4000, max_retries: 1 };
   writeFileSync(configFile, JSON.stringify({ roles: { agent: role, user: role }, prices: { mock: PRICE } }));
   const [withFaults, withoutFaults] = await Promise.all([
     startMockLlm([
@@ -99,7 +100,7 @@ beforeAll(async () => {
       '--faults',
       'all',
       '--hang-ms',
-      '1500',
+      '12000',
       '--slow-ms',
       '100',
     ]),

@@ -5,10 +5,9 @@ import { ConfigError, InputFileError } from '../../core/errors.js';
 import { parseWith } from '../../core/schema-helpers.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
-import { createMockLlmApp, type MockScript } from '../../server/mock-llm/app.js';
+import type { MockScript } from '../../server/mock-llm/app.js';
 import { FAULTS, type Fault, isFault } from '../../server/mock-llm/faults.js';
 import { RoleSessions } from '../../server/mock-llm/sessions.js';
-import { serveApp } from '../../server/serve.js';
 import { type CoveTask, readCoveBlocks } from '../../tasks/cove-task.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { intFlag } from '../db-source.js';
@@ -110,6 +109,9 @@ export function registerMockLlm(program: Command): void {
         }
         script = parseWith(mockScriptSchema, value, flags.script) as MockScript;
       }
+      // the HTTP stack (hono) loads only when a server starts
+      const { createMockLlmApp } = await import('../../server/mock-llm/app.js');
+      const { serveApp } = await import('../../server/serve.js');
       const { app } = createMockLlmApp({
         mode: flags.mode,
         ...(sessions === undefined ? {} : { sessions }),

@@ -1,4 +1,5 @@
-import { en, en_US, Faker } from '@faker-js/faker';
+import { createRequire } from 'node:module';
+import type { Faker } from '@faker-js/faker';
 import type { PyDict, PyValue } from '../../../core/py-value.js';
 import { pyDict } from '../../../core/py-value.js';
 import { Rng } from '../../../core/rng.js';
@@ -59,6 +60,15 @@ interface Taken {
   readonly tracking: Set<string>;
 }
 
+/**
+ * faker's en_US instance, loaded on first use: only sandbox generation needs it, and its locale entry loads a
+ * fraction of the package. It is reseeded before every use ({@link fakerFor}), so sharing it changes nothing.
+ */
+function loadFaker(): Faker {
+  const require = createRequire(import.meta.url);
+  return (require('@faker-js/faker/locale/en_US') as { faker: Faker }).faker;
+}
+
 /** A faker instance reseeded from `rng`, so its output depends only on the entity's stream. */
 function fakerFor(faker: Faker, rng: Rng): Faker {
   faker.seed(rng.int(0, 0x7fffffff));
@@ -90,7 +100,7 @@ export function generateRetailSandbox(options: RetailSandboxOptions): PyValue {
   const userCount = checkSize('users', options.users ?? DEFAULT_USERS);
   const orderCount = checkSize('orders', options.orders ?? DEFAULT_ORDERS);
   const root = new Rng(options.seed);
-  const faker = new Faker({ locale: [en_US, en] });
+  const faker = loadFaker();
   const taken: Taken = {
     catalog: new Set(),
     users: new Set(),
