@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // every test exercises the real db.json import (test/domains/base-cache.test.ts tests the cache itself)
+    env: { COVE_NO_CACHE: '1' },
   },
 });

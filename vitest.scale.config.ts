@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 900_000,
     pool: 'forks',
+    env: { COVE_NO_CACHE: '1' },
     fileParallelism: false,
   },
 });

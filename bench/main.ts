@@ -4,11 +4,13 @@ import { getDomain } from '../src/domains/registry.js';
 import { benchEnvironment } from './env-bench.js';
 import { benchScriptedEpisodes } from './generate-bench.js';
 import { benchLlmBound } from './llm-bench.js';
+import { benchStartup } from './start-bench.js';
 
 const tau2Dir = process.env.COVE_TAU2_DATA ?? fileURLToPath(new URL('../../shared/tau2', import.meta.url));
 const results: Record<string, unknown> = {
   node_version: process.version,
   cpu_cores: availableParallelism(),
+  ...benchStartup(getDomain('retail'), tau2Dir),
   ...benchEnvironment(getDomain('retail'), tau2Dir),
   ...(await benchScriptedEpisodes(getDomain('retail'))),
   ...(await benchLlmBound(getDomain('retail'))),

@@ -6,6 +6,7 @@ import type { PyValue } from '../core/py-value.js';
 import { buildBase } from '../env/build-base.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import type { StateHashes } from '../env/state-digest.js';
+import { baseCacheKey, readCachedBase, writeCachedBase } from './base-cache.js';
 import { type Domain, sandboxSize } from './domain.js';
 
 /** A loaded base and what is known about where it came from. */
@@ -72,6 +73,29 @@ export function baseFromValue(domain: Domain, value: PyValue, file: string): Loa
   return { base, file, hashes, isTau2Benchmark: known !== undefined && known.db_hash === hashes.db_hash };
 }
 
+/** A db.json loaded through the disk cache of bases (see {@link readCachedBase}); parsed only on a miss. */
+function loadThroughCache(domain: Domain, file: string): LoadedDb {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    // readJsonFile reports the problem with the file's name
+  }
+  const key = bytes === undefined || domain.tau2 === undefined ? undefined : baseCacheKey(domain, bytes);
+  const cached = key === undefined ? undefined : readCachedBase(domain, key);
+  if (cached !== undefined) {
+    const known = domain.tau2?.initialHashes;
+    return {
+      ...cached,
+      file,
+      isTau2Benchmark: known !== undefined && known.db_hash === cached.hashes.db_hash,
+    };
+  }
+  const loaded = baseFromValue(domain, readJsonFile(file), file);
+  if (key !== undefined) writeCachedBase(key, loaded.base, loaded.hashes);
+  return loaded;
+}
+
 /**
  * Loads a τ² `db.json` file into a new base and hashes it. With `expectTau2Pristine` (a DB taken from a τ² data
  * directory) the hashes must equal the domain's known initial hashes.
@@ -82,7 +106,7 @@ export function loadDbFile(
   file: string,
   options: { expectTau2Pristine?: boolean } = {},
 ): LoadedDb {
-  const loaded = baseFromValue(domain, readJsonFile(file), file);
+  const loaded = loadThroughCache(domain, file);
   const known = domain.tau2?.initialHashes;
   if (options.expectTau2Pristine === true && known !== undefined) {
     if (

@@ -36,6 +36,11 @@ export class EnvironmentBase {
     return this.#image.length;
   }
 
+  /** Sets the base's hashes when they are already known (a cached base); they are never recomputed then. */
+  presetHashes(hashes: StateHashes): void {
+    this.#hashes = hashes;
+  }
+
   /** Both hashes of the base state (computed once). */
   hashes(): StateHashes {
     this.#hashes ??= {

@@ -1,0 +1,97 @@
+// `npm run test:package`: packs cove, installs the tarball into a fresh project (reusing the local npm cache),
+// imports it from a TypeScript file and runs 5 oracle episodes through the public API, then runs the packed CLI.
+// Prints a plain `N passed, N failed` line and exits non-zero on any failure.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'cove-package-'));
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env },
+  });
+let passed = 0;
+let failed = 0;
+const check = (name, fn) => {
+  try {
+    fn();
+    passed++;
+    process.stdout.write(`ok   ${name}\n`);
+  } catch (e) {
+    failed++;
+    process.stdout.write(`FAIL ${name}: ${e.message}\n`);
+  }
+};
+try {
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], repo))[0];
+  const tarball = join(work, packed.filename);
+  process.stdout.write(`packed ${packed.filename} (${packed.entryCount} files)\n`);
+  const project = join(work, 'project');
+  execFileSync('mkdir', [project]);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'uses-cove', private: true, type: 'module' }),
+  );
+  const tsx = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).devDependencies.tsx;
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `tsx@${tsx}`], project);
+  writeFileSync(
+    join(project, 'episodes.ts'),
+    `import { agentContext, getDomain, runTaskEpisode, sandboxBase, scriptedRoles, synthesizeTasks } from 'cove';
+import { libraryDomain } from 'cove/testing';
+import type { TrajectoryRecord } from 'cove';
+
+const domain = getDomain('retail');
+const loaded = sandboxBase(domain, 3, { users: 60, orders: 120 });
+const { tasks } = synthesizeTasks(domain.synthesis!, loaded.base, {
+  domain: 'retail', seed: 3, difficulty: 'mixed', fuzz: 2, semantics: 'parity',
+  db: { path: 'sandbox', canonical_sha256: loaded.hashes.canonical_sha256, benchmark: false }, coveVersion: 'package-test',
+}, 5);
+const context = {
+  run: 'package-test', domain, base: loaded.base, dbSha256: loaded.hashes.canonical_sha256, benchmarkData: false, seed: 3,
+  settings: { semantics: 'parity' as const, text: 'cove' as const, guidelines: 'scripted' },
+  agentContext: agentContext(domain, 'cove'), roles: scriptedRoles(domain), limits: {}, coveVersion: 'package-test',
+};
+const records: TrajectoryRecord[] = [];
+for (const task of tasks) records.push(await runTaskEpisode(context, { task, index: task.cove.index }, 0, 0));
+console.log(JSON.stringify({ episodes: records.length, passed: records.filter((r) => r.verification?.score === 1).length, testing: libraryDomain.name }));
+`,
+  );
+  check('import { … } from "cove" runs 5 oracle episodes from a TypeScript file', () => {
+    const out = JSON.parse(
+      run(process.execPath, ['--import', 'tsx', 'episodes.ts'], project).trim().split('\n').pop(),
+    );
+    if (out.episodes !== 5 || out.passed !== 5 || out.testing !== 'library')
+      throw new Error(JSON.stringify(out));
+  });
+  check('the packed CLI runs generate --n 5', () => {
+    execFileSync(
+      join(project, 'node_modules', '.bin', 'cove'),
+      ['generate', '--n', '5', '--quiet', '--out', 'run'],
+      {
+        cwd: project,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const lines = readFileSync(join(project, 'run', 'sft.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    if (lines.length !== 5) throw new Error(`sft.jsonl has ${lines.length} lines, expected 5`);
+  });
+  check('cove --version answers the package version', () => {
+    const v = run(join(project, 'node_modules', '.bin', 'cove'), ['--version'], project).trim();
+    if (v !== packed.version) throw new Error(`${v} ≠ ${packed.version}`);
+  });
+} catch (e) {
+  failed++;
+  process.stdout.write(`FAIL packing or installing: ${e.message}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exitCode = failed === 0 ? 0 : 1;
