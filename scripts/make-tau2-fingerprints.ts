@@ -1,7 +1,7 @@
 /**
  * Regenerates `src/domains/retail/sandbox/tau2-fingerprints.ts` from τ²'s retail db.json:
  *
- *   npx tsx scripts/make-tau2-fingerprints.ts ../shared/tau2/retail/db.json
+ *   npx tsx scripts/make-tau2-fingerprints.ts <tau2 data>/retail/db.json
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

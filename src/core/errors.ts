@@ -27,7 +27,7 @@ export class InputFileError extends CoveError {
 
 /**
  * An expected tool failure. The dispatcher turns it into the tool message `Error: <message>` with the error
- * flag set, exactly as τ² does with the exception it catches (`tau2-spec.md` §2.1).
+ * flag set, exactly as τ² does with the exception it catches (τ²'s `Environment.get_response`).
  */
 export class ToolError extends CoveError {}
 

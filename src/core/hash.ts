@@ -7,7 +7,7 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * `json.dumps` options of τ²'s state hash (`tau2-spec.md` §2.3):
+ * `json.dumps` options of τ²'s state hash (τ²'s `get_db_hash`):
  * `sha256(json.dumps(db.model_dump(), sort_keys=True, default=str))`.
  */
 export const TAU2_HASH_JSON: PyJsonOptions = { sortKeys: true };

@@ -7,13 +7,13 @@ import { tau2Root } from '../tau2/data-dir.js';
 import { tau2ToolSchemas } from '../tau2/tool-schemas.js';
 import type { Domain } from './domain.js';
 
-/** Where τ²'s agent template marks the policy (see shared/tau2/SOURCE.md). */
+/** Where τ²'s agent template marks the policy (τ²'s `agent/llm_agent.py` system prompt template). */
 const POLICY_MARK = '{contents of policy.md, verbatim}';
 
 /**
  * The agent's system prompt and tools for a text setting. `cove`: cove's instruction block and policy in an
  * `<instructions>`/`<policy>` frame; `tau2`: τ²'s `agent_system_prompt.txt` with the domain's `policy.md`
- * inserted verbatim, and τ²'s exact tool schemas (`tau2-spec.md` §7.2).
+ * inserted verbatim, and τ²'s exact tool schemas (τ²'s `agent/llm_agent.py`).
  * @throws {ConfigError} when `tau2` files are missing.
  */
 export function agentContext(domain: Domain, text: TextSetting, tau2DomainDir?: string): AgentContext {

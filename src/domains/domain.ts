@@ -8,7 +8,7 @@ import type { CoveBlock } from '../tasks/cove-task.js';
 import type { DomainSynthesis } from '../tasks/synthesis.js';
 
 /**
- * A domain plug-in (design.md §5, amended in round 2): a required core — name, version, SQL schema, tools, state
+ * A domain plug-in (docs/design.md §5, amended in round 2): a required core — name, version, SQL schema, tools, state
  * collections (the {@link EnvironmentSpec}) and policy text — plus optional capabilities: `tau2` (import of a
  * τ² db.json and τ²'s pristine hashes), `sandbox` (seeded synthetic DBs with a declared size map), `synthesis`
  * (CoVe constraint kinds and the task draw) and `simulation` (the scripted roles). Shared code never branches on

@@ -67,7 +67,7 @@ function checkDispatchClash(args: ReadonlyMap<string, PyValue>): void {
 }
 
 /**
- * Executes one tool call the way τ²'s `Environment.get_response` does (`tau2-spec.md` §2.1–2.2):
+ * Executes one tool call the way τ²'s `Environment.get_response` does (τ²'s `Environment.get_response`):
  * unknown tool → `Error: Tool '<name>' not found.`; Python-style argument binding errors; a {@link ToolError}
  * becomes `Error: <message>`; a string result is returned as is, anything else as Python `json.dumps` text.
  * Arguments are passed raw (never coerced). Nothing is thrown: an unexpected exception is reported as

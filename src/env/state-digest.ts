@@ -6,7 +6,7 @@ import type { EntityRef } from './change-tracking.js';
 import type { EnvironmentSpec } from './environment.js';
 import type { SqlConnection } from './sql.js';
 
-/** The two state hashes of `tau2-spec.md` §2.3, as lower-case hex. */
+/** The two state hashes of τ²'s `get_db_hash`, as lower-case hex. */
 export interface StateHashes {
   /** τ²'s `get_db_hash()`: sha256 of `json.dumps(db.model_dump(), sort_keys=True)`. */
   readonly db_hash: string;

@@ -28,7 +28,7 @@ export interface ToolContext {
 
 /**
  * A tool's return value: a `string` is sent as is (τ² does not quote strings); anything else is a model dump
- * and is serialised with Python's `json.dumps` (`tau2-spec.md` §2.2).
+ * and is serialised with Python's `json.dumps` (τ²'s `Environment.to_json_str`).
  */
 export type ToolOutput = string | PyJsonInput;
 

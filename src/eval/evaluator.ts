@@ -3,7 +3,7 @@ import type { EpisodeOutcome } from '../sim/episode-session.js';
 import type { RunTask } from '../tasks/task.js';
 
 /**
- * An evaluator's verdict on one episode, recorded on every trajectory as `evaluation` (design.md §10):
+ * An evaluator's verdict on one episode, recorded on every trajectory as `evaluation` (docs/design.md §10):
  * `reward` is in [0, 1], or `null` when a component the task asks for could not be evaluated (never counted as a
  * pass); `report` holds the evaluator's evidence.
  */

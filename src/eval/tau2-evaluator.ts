@@ -18,7 +18,7 @@ export interface NotEvaluated {
   readonly reason: string;
 }
 
-/** The τ² evaluator's report, named after τ²'s `RewardInfo` fields (`tau2-spec.md` §6.6). */
+/** The τ² evaluator's report, named after τ²'s `RewardInfo` fields (τ²'s `evaluator/evaluator.py`). */
 export interface Tau2Report {
   readonly reward: number | null;
   readonly reward_basis: readonly RewardBasis[] | null;
@@ -58,7 +58,7 @@ function parsedArguments(call: ExecutedToolCall): PyDict | undefined {
 }
 
 /**
- * τ²'s `Action.compare_with_tool_call` (`tau2-spec.md` §6.3): same name, and the arguments equal (Python `==`)
+ * τ²'s `Action.compare_with_tool_call` (τ²'s `ActionEvaluator`): same name, and the arguments equal (Python `==`)
  * on `compare_args`, or on the call's own argument keys when `compare_args` is null; no keys → a match.
  */
 export function actionMatches(
@@ -79,7 +79,7 @@ export function actionMatches(
 }
 
 /**
- * τ²'s reward for an episode (`tau2-spec.md` §6, `EvaluationType.ALL`): 0 unless the episode ended by a user or
+ * τ²'s reward for an episode (τ²'s `evaluator/evaluator.py`, `EvaluationType.ALL`): 0 unless the episode ended by a user or
  * agent stop; 1 when the task has no evaluation criteria; otherwise the product over the task's reward basis of
  * DB (gold actions replayed with errors left as τ² leaves them, compared with the final state), ENV_ASSERTION,
  * ACTION (`compare_with_tool_call`), COMMUNICATE (comma-stripped, case-insensitive substring) and NL_ASSERTION.

@@ -4,7 +4,7 @@ import { ConfigError, InputFileError } from '../core/errors.js';
 import { describeIssue, formatIssuePath } from '../core/schema-helpers.js';
 
 /**
- * Model-played roles (design.md §5): per role, an OpenAI-compatible endpoint and sampling settings. Set by flags
+ * Model-played roles (docs/design.md §5): per role, an OpenAI-compatible endpoint and sampling settings. Set by flags
  * (`--agent openai:<model> --agent-base-url …`) or a config file (`--config cove.json`, validated by
  * {@link coveConfigSchema}); flags win over the file.
  */

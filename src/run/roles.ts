@@ -75,7 +75,7 @@ export function createRoleFactory(
   };
 }
 
-/** The offline roles: the domain's oracle agent and scripted user (design.md §5). */
+/** The offline roles: the domain's oracle agent and scripted user (docs/design.md §5). */
 export function scriptedRoles(domain: Domain): RoleFactory {
   const sim = domain.simulation;
   if (sim === undefined) throw new ConfigError(`domain ${domain.name} has no oracle agent or scripted user`);

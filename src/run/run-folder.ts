@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 
-/** The files of a run folder (design.md §6). */
+/** The files of a run folder (docs/design.md §6). */
 export interface RunPaths {
   readonly dir: string;
   readonly runJson: string;

@@ -13,7 +13,7 @@ export interface TrajectorySettings {
   readonly guidelines: string;
 }
 
-/** One line of `trajectories.jsonl` (design.md §6). */
+/** One line of `trajectories.jsonl` (docs/design.md §6). */
 export interface TrajectoryRecord {
   readonly id: string;
   readonly run: string;
@@ -31,9 +31,9 @@ export interface TrajectoryRecord {
   readonly tools: readonly OpenAiTool[];
   readonly termination_reason: TerminationReason;
   readonly termination_detail?: string;
-  /** CoVe's verdict, for tasks with a `cove` block (design.md §5; unchanged in round 2). */
+  /** CoVe's verdict, for tasks with a `cove` block (docs/design.md §5; unchanged in round 2). */
   readonly verification?: Verification;
-  /** The task's evaluator's verdict (CoVe's verifier, or τ²'s reward rules for τ² tasks): design.md §10. */
+  /** The task's evaluator's verdict (CoVe's verifier, or τ²'s reward rules for τ² tasks): docs/design.md §10. */
   readonly evaluation?: Evaluation;
   readonly usage: {
     readonly prompt_tokens: number;

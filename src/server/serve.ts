@@ -11,7 +11,7 @@ export interface RunningServer {
 }
 
 /**
- * Serves a Hono app over HTTP. Binds to 127.0.0.1 unless told otherwise (design.md §7.7); port 0 picks a free
+ * Serves a Hono app over HTTP. Binds to 127.0.0.1 unless told otherwise (docs/design.md §7.7); port 0 picks a free
  * port.
  */
 export function serveApp(app: Hono, options: { port?: number; host?: string } = {}): Promise<RunningServer> {

@@ -103,7 +103,7 @@ function parseArguments(text: string): { value: PyValue } | { error: string } {
 }
 
 /**
- * One episode driven from outside, turn by turn, with τ²'s half-duplex loop rules (`tau2-spec.md` §7.1): the
+ * One episode driven from outside, turn by turn, with τ²'s half-duplex loop rules (τ²'s `orchestrator/orchestrator.py`): the
  * agent's fixed greeting opens, the user simulator answers ({@link start}); each {@link stepAgent} takes one
  * assistant message and returns either its tool results (all calls run in order on the isolated `env`, one step
  * for all of them) or, for a text message, the user simulator's reply. `maxSteps` and `maxErrors` end the

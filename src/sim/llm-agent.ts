@@ -18,7 +18,7 @@ function apiMessage(m: ChatMessage): ApiMessage {
   return { role: m.role, content: m.content };
 }
 
-/** The conversation in the chat-completions shape, after the agent's system prompt (`tau2-spec.md` §7.2). */
+/** The conversation in the chat-completions shape, after the agent's system prompt (τ²'s `agent/llm_agent.py`). */
 export function agentApiMessages(systemPrompt: string, messages: readonly ChatMessage[]): ApiMessage[] {
   return [{ role: 'system', content: systemPrompt }, ...messages.map(apiMessage)];
 }

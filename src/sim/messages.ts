@@ -1,5 +1,5 @@
 /**
- * Conversation messages in the OpenAI chat shape (design.md §6): tool-call arguments are JSON strings, tool
+ * Conversation messages in the OpenAI chat shape (docs/design.md §6): tool-call arguments are JSON strings, tool
  * results are `role: "tool"` messages linked by `tool_call_id`.
  */
 
@@ -36,10 +36,10 @@ export interface ToolMessage {
 
 export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
-/** τ²'s fixed opening line of the agent (`tau2-spec.md` §7.1). */
+/** τ²'s fixed opening line of the agent (τ²'s `orchestrator/orchestrator.py`). */
 export const AGENT_GREETING = 'Hi! How can I help you today?';
 
-/** User stop tokens (substring match on text messages, `tau2-spec.md` §7.1). */
+/** User stop tokens (substring match on text messages, τ²'s `orchestrator/orchestrator.py`). */
 export const STOP_TOKENS = ['###STOP###', '###TRANSFER###', '###OUT-OF-SCOPE###'] as const;
 
 /** True when a user text contains a stop token. */

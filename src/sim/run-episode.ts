@@ -12,7 +12,7 @@ export {
 
 /**
  * Runs one episode in-process: a thin driver over {@link EpisodeSession} that asks `agent` for each assistant
- * message and steps the session with it until the episode ends (`tau2-spec.md` §7.1 loop rules live in the
+ * message and steps the session with it until the episode ends (τ²'s `orchestrator/orchestrator.py` loop rules live in the
  * session). Role failures end the episode with `agent_error`, `user_error` or `infrastructure_error` and a
  * recorded reason. @throws {AbortedError} when `signal` aborts (the episode is then not recorded).
  */

@@ -50,7 +50,7 @@ function indent(text: string, prefix: string): string {
     .join('');
 }
 
-/** τ²'s `str(task.user_scenario)` for structured instructions (`tau2-spec.md` §5). */
+/** τ²'s `str(task.user_scenario)` for structured instructions (τ²'s `data_model/tasks.py`). */
 export function scenarioText(instructions: Tau2Instructions | string, persona?: string | null): string {
   const parts: string[] = [];
   if (persona !== undefined && persona !== null) parts.push(`Persona:\n${indent(persona, '\t')}`);

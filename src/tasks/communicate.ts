@@ -1,7 +1,7 @@
 import { pyFloatRepr, pyRound } from '../core/py-float.js';
 
 /**
- * τ²'s communicate rule (`CommunicateEvaluator`, `tau2-spec.md` §6.4): `info` is communicated when some
+ * τ²'s communicate rule (`CommunicateEvaluator`, τ²'s `CommunicateEvaluator`): `info` is communicated when some
  * non-blank assistant text contains it case-insensitively after commas are removed from the text
  * (so "1,628" matches "1628").
  */

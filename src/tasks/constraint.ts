@@ -6,7 +6,7 @@ import type { Semantics } from '../env/tool.js';
 export type ConstraintCategory = 'write' | 'information' | 'refusal';
 
 /**
- * One deterministic goal grounded in DB ids (design.md §2, §5), e.g.
+ * One deterministic goal grounded in DB ids (docs/design.md §2, §5), e.g.
  * `{id: 'c1', kind: 'cancel_pending_order', args: {order_id: '#W1234567', reason: 'no longer needed'}}`.
  * `args` is plain JSON (strings, numbers, lists, objects) and holds exact ids, never descriptions.
  */
@@ -38,7 +38,7 @@ export interface PredicateResult {
   readonly evidence: string;
 }
 
-/** The behaviour of one constraint kind (design.md §5): gold actions and the final-state predicate. */
+/** The behaviour of one constraint kind (docs/design.md §5): gold actions and the final-state predicate. */
 export interface ConstraintKind {
   readonly name: string;
   readonly category: ConstraintCategory;

@@ -9,7 +9,7 @@ import type { Tau2Instructions } from './tau2-task.js';
 export type Difficulty = 'easy' | 'medium' | 'hard';
 export const DIFFICULTIES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
 
-/** Where a task's DB came from (design.md §6). */
+/** Where a task's DB came from (docs/design.md §6). */
 export type TaskDbSource =
   /** A db.json file; a relative `path` is relative to the folder of the tasks file. */
   | { readonly path: string; readonly canonical_sha256: string; readonly benchmark: boolean }

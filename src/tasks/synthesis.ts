@@ -4,7 +4,7 @@ import type { Semantics } from '../env/tool.js';
 import type { Constraint, ConstraintKind } from './constraint.js';
 import type { Tau2Instructions } from './tau2-task.js';
 
-/** Fuzz levels: 0 keeps ids, 1 fuzzifies some references, 2 all of them (design.md §6). */
+/** Fuzz levels: 0 keeps ids, 1 fuzzifies some references, 2 all of them (docs/design.md §6). */
 export type FuzzLevel = 0 | 1 | 2;
 
 /** What a domain is asked to draw for one task. */
@@ -37,7 +37,7 @@ export interface TaskDraft {
   readonly communicate: readonly string[];
 }
 
-/** A domain's task synthesis: its constraint kinds and a seeded draw (design.md §3). */
+/** A domain's task synthesis: its constraint kinds and a seeded draw (docs/design.md §3). */
 export interface DomainSynthesis {
   readonly kinds: readonly ConstraintKind[];
   /** Draws one candidate task; `{rejected}` when this draw cannot make a valid task (the sampler redraws). */

@@ -3,7 +3,7 @@ import type { ReplayCall } from '../env/replay.js';
 import type { CoveBlock } from './cove-task.js';
 import type { LoadedTask, REWARD_BASIS, Tau2Instructions } from './tau2-task.js';
 
-/** One of τ²'s reward-basis components (`tau2-spec.md` §5–6). */
+/** One of τ²'s reward-basis components (τ²'s `data_model/tasks.py` and evaluator). */
 export type RewardBasis = (typeof REWARD_BASIS)[number];
 
 /** A gold action of a task (τ²'s `Action`). */

@@ -4,7 +4,7 @@ import type { PyDict, PyValue } from '../core/py-value.js';
 import { describeIssue, formatIssuePath, model } from '../core/schema-helpers.js';
 
 /**
- * τ²'s task shape (`src/tau2/data_model/tasks.py`; `tau2-spec.md` §5), validated from a lossless JSON value.
+ * τ²'s task shape (`src/tau2/data_model/tasks.py`; τ²'s `data_model/tasks.py`), validated from a lossless JSON value.
  * Tool-call arguments stay Python dicts (ints and floats kept apart). Unknown keys are kept.
  */
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 
-/** Where to look for a τ² data directory (design.md §4), in priority order. */
+/** Where to look for a τ² data directory (docs/design.md §4), in priority order. */
 export interface Tau2DirHints {
   /** `--tau2-data DIR`. */
   readonly explicit?: string | undefined;
@@ -13,7 +13,7 @@ export interface Tau2DirHints {
 }
 
 /**
- * The folder of one domain inside a τ² data directory: `<dir>/<domain>` (cove's and `shared/tau2`'s layout),
+ * The folder of one domain inside a τ² data directory: `<dir>/<domain>` (cove's test-data layout),
  * `<dir>/domains/<domain>` (upstream `data/tau2`), or `<dir>/data/tau2/domains/<domain>` (an upstream checkout).
  */
 export function domainFolder(tau2Dir: string, domain: string): string | undefined {
@@ -66,6 +66,6 @@ export function resolveTau2DomainDir(domain: string, hints: Tau2DirHints): strin
   }
   throw new ConfigError(
     `cannot find the τ² data directory for ${domain}: pass --tau2-data DIR or set COVE_TAU2_DATA ` +
-      `(a folder holding ${domain}/db.json, such as shared/tau2 or an upstream tau2-bench data/tau2)`,
+      `(a folder holding ${domain}/db.json, such as a copy of τ²'s data or an upstream tau2-bench data/tau2)`,
   );
 }

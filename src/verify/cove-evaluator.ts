@@ -15,7 +15,7 @@ export interface CoveEvaluator extends Evaluator {
 }
 
 /**
- * CoVe's deterministic verifier as an {@link Evaluator} (design.md §5): reward = `verification.score`; the
+ * CoVe's deterministic verifier as an {@link Evaluator} (docs/design.md §5): reward = `verification.score`; the
  * report is a compact summary (the per-constraint evidence lives in the record's `verification`). Applies only
  * to tasks with a `cove` block.
  * @throws {Error} for a domain without synthesis (it has no constraint kinds), or a task without a `cove` block.

@@ -7,7 +7,7 @@ export interface Leak {
 }
 
 /**
- * Finds every id the task fuzzified that occurs in a user message (design.md §7.3: the user must never say an
+ * Finds every id the task fuzzified that occurs in a user message (docs/design.md §7.3: the user must never say an
  * id that was replaced by a description).
  */
 export function scanLeaks(messages: readonly ChatMessage[], hiddenIds: readonly string[]): Leak[] {

@@ -9,7 +9,7 @@ import type { ExecutedToolCall, TerminationReason } from '../sim/run-episode.js'
 import type { CoveTask } from '../tasks/cove-task.js';
 import type { DomainSynthesis } from '../tasks/synthesis.js';
 
-/** The verifier's verdict on one trajectory (design.md §5; field names fixed). */
+/** The verifier's verdict on one trajectory (docs/design.md §5; field names fixed). */
 export interface Verification {
   /** S = (satisfied/|C|) · γ^redundant, 0 unless the episode ended by a user or agent stop. */
   readonly score: number;

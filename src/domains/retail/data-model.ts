@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { model, pyDictOf, pyFloat } from '../../core/schema-helpers.js';
 
 /**
- * τ² retail data model (`src/tau2/domains/retail/data_model.py`; `tau2-spec.md` §3.1) as zod schemas over
+ * τ² retail data model (`src/tau2/domains/retail/data_model.py`; τ²'s `domains/retail/data_model.py`) as zod schemas over
  * Python values. Field order here is τ²'s model order, which is the JSON output order.
  */
 

@@ -49,7 +49,7 @@ export const RETAIL_ENVIRONMENT: EnvironmentSpec = {
   ],
 };
 
-/** Hashes of τ²'s pristine retail db.json (`tau2-spec.md` §11). */
+/** Hashes of τ²'s pristine retail db.json (τ²'s pristine data files). */
 export const TAU2_RETAIL_INITIAL_HASHES = {
   db_hash: 'b25c9cb211f5efcaee5dd646054a73c4a9f43f4f5acc32c10713cd9f9ac20e9c',
   canonical_sha256: 'ef477071f46c7f04add3da32c92bf7394392727dfdc862f76524f8c37f63e626',

@@ -1,6 +1,6 @@
 /**
  * cove's retail policy for the agent (`text: cove`), written in cove's own words. It states the same rules as
- * τ²'s retail policy (`tau2-spec.md` §3.3) so that data made with it trains the behaviour τ² rewards; use
+ * τ²'s retail policy (τ²'s retail `policy.md`) so that data made with it trains the behaviour τ² rewards; use
  * `--text tau2` to train on τ²'s exact wording, which is loaded from its data files at run time.
  */
 export const RETAIL_POLICY_COVE = `# Store support policy

@@ -1,5 +1,5 @@
 /**
- * Retail state in SQL: one table per entity of τ²'s retail data model (`tau2-spec.md` §3.1).
+ * Retail state in SQL: one table per entity of τ²'s retail data model (τ²'s `domains/retail/data_model.py`).
  *
  * - `pos` columns keep τ²'s dict and list order (it decides output order and the list-order-sensitive hash).
  * - Address fields are inline columns; option maps and id lists are JSON text (an ordered object or array).

@@ -35,7 +35,7 @@ export function isAffirmative(text: string): boolean {
 }
 
 /**
- * The oracle agent of the retail domain (design.md §5): it receives the task's requests fuzzified (the same
+ * The oracle agent of the retail domain (docs/design.md §5): it receives the task's requests fuzzified (the same
  * descriptions the user has, no ids) and resolves every reference through read tools, one tool call per turn;
  * it authenticates first, confirms every write and waits for a yes, tells information values, and refuses what
  * the policy forbids. It reads nothing but the conversation's messages.

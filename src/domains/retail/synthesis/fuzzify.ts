@@ -17,7 +17,7 @@ import type { AddressView, OrderItemView, OrderView, ProductView, UserView } fro
 import { sameAddress } from './views.js';
 
 /**
- * CoVe's fuzzification for retail (seed paper; design.md §5): each id becomes a description that the agent's
+ * CoVe's fuzzification for retail (seed paper; docs/design.md §5): each id becomes a description that the agent's
  * own lookups resolve to exactly the intended entity, in every state where the agent may resolve it (the
  * initial state and the state just before the request is handled). Returns `undefined` when no fuzzy
  * description is unique, so the sampler draws again.

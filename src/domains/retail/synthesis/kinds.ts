@@ -9,7 +9,7 @@ import type {
 import { type AddressView, type OrderView, sameAddress, ViewReader } from './views.js';
 
 /**
- * The nine retail constraint kinds: one per write tool, plus `information` and `refusal` (design.md §5).
+ * The nine retail constraint kinds: one per write tool, plus `information` and `refusal` (docs/design.md §5).
  * Predicates look at the final state through the read tools, as an auditor would; under `parity` the
  * items-modification predicate does not check options and prices (τ²'s multi-item bug sets them to the last
  * variant's), under `fixed` it does.

@@ -10,7 +10,7 @@ import type {
 import { sameAddress } from './views.js';
 
 /**
- * Fuzzy references of the retail domain (CoVe's five strategies, design.md §5) and how an agent resolves them
+ * Fuzzy references of the retail domain (CoVe's five strategies, docs/design.md §5) and how an agent resolves them
  * against what the read tools show. A reference is kept only when this resolution yields exactly the intended
  * entity, so the same functions serve the fuzzifier (uniqueness) and the oracle agent (resolution).
  */

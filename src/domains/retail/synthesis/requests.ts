@@ -2,7 +2,7 @@ import type { AddressRef, ItemRef, OrderRef, PaymentRef, UserRef, VariantRef } f
 
 /**
  * A constraint as the user simulator and the oracle agent receive it: the same goal with every id replaced by a
- * fuzzy reference (design.md §5). Requests are stored in the task's `cove.fuzz.requests`, parallel to
+ * fuzzy reference (docs/design.md §5). Requests are stored in the task's `cove.fuzz.requests`, parallel to
  * `cove.constraints`.
  */
 export type RetailRequest =

@@ -18,7 +18,7 @@ import {
 } from '../lookups.js';
 import { itemIdsParam, newItemIdsParam, orderIdParam, paymentMethodIdParam } from './params.js';
 
-/** Retail write tools on the items of an order (`tau2-spec.md` §3.2). */
+/** Retail write tools on the items of an order (τ²'s `domains/retail/tools.py`). */
 
 /** A Python number accumulated as τ² does: starts as the int 0, becomes a float on the first addition. */
 type PyNumber = bigint | number;

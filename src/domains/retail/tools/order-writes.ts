@@ -16,7 +16,7 @@ import {
 } from '../lookups.js';
 import { addressParams, orderIdParam, paymentMethodIdParam, stringParam, userIdParam } from './params.js';
 
-/** Retail write tools on whole orders and on the user profile (`tau2-spec.md` §3.2). */
+/** Retail write tools on whole orders and on the user profile (τ²'s `domains/retail/tools.py`). */
 
 /** Stores a validated `UserAddress` in the address columns of an order or a user. */
 function setAddress(
