@@ -127,9 +127,9 @@ describe('every format round-trips to the source trajectories', () => {
       expect(row.system).toBe(sft[i]?.messages[0]?.content);
       expect(JSON.parse(row.tools)).toEqual(r.tools.map((t) => t.function));
       // LLaMA-Factory's rule: odd positions human|observation, even gpt|function_call, an even count
-      row.conversations.forEach((t, j) =>
-        expect(j % 2 === 0 ? ['human', 'observation'] : ['gpt', 'function_call']).toContain(t.from),
-      );
+      row.conversations.forEach((t, j) => {
+        expect(j % 2 === 0 ? ['human', 'observation'] : ['gpt', 'function_call']).toContain(t.from);
+      });
       expect(row.conversations.length % 2).toBe(0);
       // back to calls and results, matching results to calls by order
       const expected = expectedTraining(r.messages).slice(1); // the greeting is left out
