@@ -37,6 +37,8 @@ export function resolveInput(path: string): ExportInput {
   );
 }
 
+const ROLES = new Set<unknown>(['system', 'user', 'assistant', 'tool']);
+
 /** The fields of a record that export relies on (the rest is carried as read). */
 const recordSchema = z.looseObject({
   id: z.string(),
@@ -46,7 +48,12 @@ const recordSchema = z.looseObject({
   trial: z.number(),
   attempt: z.number(),
   settings: z.looseObject({ text: z.enum(['cove', 'tau2']) }),
-  messages: z.array(z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'tool']) })),
+  messages: z.array(
+    z.custom<object>(
+      (m) => typeof m === 'object' && m !== null && ROLES.has((m as { role?: unknown }).role),
+      { message: 'expected a message with role system, user, assistant or tool' },
+    ),
+  ),
   tools: z.array(
     z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: z.string() }) }),
   ),
@@ -63,16 +70,18 @@ const recordSchema = z.looseObject({
 });
 
 /**
- * Parses and checks one line of `trajectories.jsonl`.
+ * Parses and (unless `check` is false: a line already checked in the first pass) checks one line of
+ * `trajectories.jsonl`.
  * @throws {InputFileError} naming the file, the line and the field
  */
-export function parseRecordLine(file: string, line: number, text: string): ExportRecord {
+export function parseRecordLine(file: string, line: number, text: string, check = true): ExportRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     throw new InputFileError(file, `line ${line}`, `not JSON (${(e as Error).message})`);
   }
+  if (!check) return value as ExportRecord;
   const result = recordSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -173,7 +182,7 @@ export function* readEntries(file: string, entries: Iterable<IndexEntry>): Gener
     for (const e of entries) {
       if (buffer.length < e.bytes) buffer = Buffer.alloc(e.bytes);
       const read = readSync(fd, buffer, 0, e.bytes, e.offset);
-      yield parseRecordLine(file, e.line, buffer.toString('utf8', 0, read));
+      yield parseRecordLine(file, e.line, buffer.toString('utf8', 0, read), false);
     }
   } finally {
     closeSync(fd);

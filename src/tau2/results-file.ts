@@ -294,7 +294,7 @@ function nest(json: string, pad: string): string {
 export async function writeTau2Results(file: string, input: Tau2ResultsInput): Promise<number> {
   const info = parseWith(tau2InfoSchema, input.info, file);
   const tmp = `${file}.tmp`;
-  const out = createWriteStream(tmp, { encoding: 'utf8' });
+  const out = createWriteStream(tmp, { encoding: 'utf8', highWaterMark: 1 << 20 });
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };

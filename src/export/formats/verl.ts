@@ -126,6 +126,8 @@ export class VerlParquetWriter {
       writer: fileWriter(file),
       schema: VERL_SCHEMA.map((e) => ({ ...e })) as never,
       createdBy,
+      // min/max statistics of long chat texts cost time and help no trainer (they read whole files)
+      statistics: false,
     });
   }
 
