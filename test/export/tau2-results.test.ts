@@ -113,7 +113,7 @@ describe("τ²'s results.json: one reader and writer", () => {
       template.replace('{contents of policy.md, verbatim}', raw.info.environment_info.policy),
     );
     const schemas = JSON.parse(readFileSync(join(TAU2, 'tool_schemas.json'), 'utf8'));
-    // the OpenAI part of each entry (cove's bookkeeping keys such as `tool_type` are not sent to a model)
+    // the OpenAI part of each entry (the file's extra keys, `tool_type` and `mutates_state`, are not sent to a model)
     expect(JSON.parse(rows[0]?.tools ?? '')).toEqual(
       schemas.retail.agent_tools.map((t: { function: unknown }) => ({
         type: 'function',
