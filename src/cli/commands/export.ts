@@ -28,7 +28,7 @@ export function registerExport(program: Command): void {
     .requiredOption('--format <name>', `output format: ${EXPORT_FORMATS.join(', ')}`)
     .requiredOption('--out <dir>', 'output folder (created; refused when not empty unless --force)')
     .option('--min-score <x>', 'lowest CoVe score (or τ² reward) kept', '1')
-    .option('--state-match', 'require the final DB to equal the gold one (CoVe records; the default)', true)
+    .option('--state-match', 'require the final DB to equal the gold one (CoVe records)', true)
     .option('--no-state-match', 'do not require stateMatch')
     .option('--domain <list>', 'comma-separated domains to keep (default: all)')
     .option('--split <spec>', 'split by task, e.g. train=0.95,test=0.05 (default: one file, data.<ext>)')
