@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import type { Tau2Simulation } from '../tau2/results-file.js';
@@ -85,14 +85,23 @@ function prepareOut(out: string, force: boolean): void {
  */
 export async function runExport(o: ExportOptions): Promise<ExportResult> {
   const input = resolveInput(o.input);
+  const created = !existsSync(o.out);
   prepareOut(o.out, o.force);
   const ext = EXTENSIONS[o.format];
-  const built = input.kind === 'tau2' ? tau2Groups(input, o, ext) : await trajectoryGroups(input, o, ext);
   const files: { name: string; split: string; stats: FileStats }[] = [];
-  for (const g of built.groups) {
-    const stats = new FileStats();
-    await writeGroup(o, join(o.out, g.name), g, stats, built);
-    files.push({ name: g.name, split: g.split, stats });
+  let built: Built;
+  try {
+    built = input.kind === 'tau2' ? tau2Groups(input, o, ext) : await trajectoryGroups(input, o, ext);
+    for (const g of built.groups) {
+      const stats = new FileStats();
+      files.push({ name: g.name, split: g.split, stats });
+      await writeGroup(o, join(o.out, g.name), g, stats, built);
+    }
+  } catch (e) {
+    // no half-written export is left behind (a rerun would find the folder not empty)
+    for (const f of files) rmSync(join(o.out, f.name), { force: true });
+    if (created && readdirSync(o.out).length === 0) rmSync(o.out, { recursive: true, force: true });
+    throw e;
   }
   if (o.format === 'sharegpt') {
     const info = Object.fromEntries(files.map((f) => [`cove_${f.split}`, datasetInfoEntry(f.name)]));

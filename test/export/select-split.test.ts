@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ExportOptions, runExport } from '../../src/export/export.js';
@@ -204,8 +204,10 @@ describe('selection and splits on a real run (cove export CLI)', () => {
     const bad = join(tempDir(), 'trajectories.jsonl');
     const { verification: _v, ...broken } = records[0] as TrajectoryRecord;
     writeFileSync(bad, `${JSON.stringify(records[1])}\n${JSON.stringify(broken)}\n`);
-    const r = runCove(['export', '--in', bad, '--format', 'hf', '--out', join(tempDir(), 'z')]);
+    const out = join(tempDir(), 'z');
+    const r = runCove(['export', '--in', bad, '--format', 'hf', '--out', out]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${bad}: line 2: $.verification:`);
+    expect(existsSync(out)).toBe(false); // nothing half-written is left behind
   });
 });
