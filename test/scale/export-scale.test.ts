@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sampleTrajectories, writeReplicatedTrajectories } from '../../bench/export-bench.js';
 import { getDomain } from '../../src/domains/registry.js';
 import { tempDir } from '../export/helpers.js';
