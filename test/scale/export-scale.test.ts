@@ -57,6 +57,7 @@ async function countLines(file: string): Promise<number> {
 describe.skipIf(process.env.COVE_SCALE !== '1')('export at scale', () => {
   it(`streams ${ROWS} trajectories to hf and verl with bounded memory`, async () => {
     const dir = tempDir('cove-export-scale-');
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true })); // about 5 GB
     const input = join(dir, 'trajectories.jsonl');
     const bytes = await writeReplicatedTrajectories(
       await sampleTrajectories(getDomain('retail'), 40),
