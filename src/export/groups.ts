@@ -49,6 +49,7 @@ export interface Built {
   };
 }
 
+/** One group (`data.<ext>`, split `train`) without `--split`; else one per split, whole tasks each. */
 function splitGroups<T>(
   entries: readonly T[],
   key: (e: T) => string,
@@ -64,6 +65,11 @@ function splitGroups<T>(
   }));
 }
 
+/**
+ * The groups of a `trajectories.jsonl` (pass 1 done here; pass 2 runs when a group's items are iterated), with
+ * the run's manifest for the card and, for `--format tau2`, τ²'s Info and the tasks from the run's `tasks.json`.
+ * @throws {ConfigError} for `--format tau2` without the run's tasks.json; {@link InputFileError} for bad records
+ */
 export async function trajectoryGroups(
   input: Extract<ExportInput, { kind: 'trajectories' }>,
   o: ExportOptions,
@@ -143,6 +149,11 @@ export async function trajectoryGroups(
   };
 }
 
+/**
+ * The groups of a τ² results file: selected simulations as conversations (τ²'s agent prompt and tools from the τ²
+ * data directory), and the file's own Info and tasks for `--format tau2`.
+ * @throws {ConfigError} when the τ² data directory is needed and not found
+ */
 export function tau2Groups(
   input: Extract<ExportInput, { kind: 'tau2' }>,
   o: ExportOptions,
