@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { getDomain } from '../src/domains/registry.js';
 import { benchEnvironment } from './env-bench.js';
+import { benchExport } from './export-bench.js';
 import { benchScriptedEpisodes } from './generate-bench.js';
 import { benchLlmBound } from './llm-bench.js';
 import { benchStartup } from './start-bench.js';
@@ -14,5 +15,6 @@ const results: Record<string, unknown> = {
   ...benchEnvironment(getDomain('retail'), tau2Dir),
   ...(await benchScriptedEpisodes(getDomain('retail'))),
   ...(await benchLlmBound(getDomain('retail'))),
+  ...(await benchExport(getDomain('retail'))),
 };
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
+import { registerExport } from './commands/export.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
@@ -14,6 +15,7 @@ const program = new Command('cove')
   .showHelpAfterError()
   .exitOverride();
 
+registerExport(program);
 registerGenerate(program);
 registerMockLlm(program);
 registerReplay(program);

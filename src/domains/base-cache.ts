@@ -17,10 +17,12 @@ import type { Domain } from './domain.js';
  * one never fails a command.
  */
 export function cacheDir(): string | undefined {
-  if (process.env.COVE_NO_CACHE === '1') return undefined;
-  const explicit = process.env.COVE_CACHE_DIR;
+  // biome-ignore lint/style/noProcessEnv: where a user cache lives is an environment setting by convention (XDG)
+  const env = process.env;
+  if (env.COVE_NO_CACHE === '1') return undefined;
+  const explicit = env.COVE_CACHE_DIR;
   if (explicit !== undefined && explicit !== '') return explicit;
-  const xdg = process.env.XDG_CACHE_HOME;
+  const xdg = env.XDG_CACHE_HOME;
   return join(xdg !== undefined && xdg !== '' ? xdg : join(homedir(), '.cache'), 'cove');
 }
 
