@@ -92,43 +92,41 @@ function directFlight(row: SqlRow, date: PyValue): PyModel {
 }
 
 /**
- * τ²'s `_search_direct_flight`: flights in DB order whose origin (and destination, when given) equal the raw
- * arguments, that have `date` with status `available`, and (with `leaveAfter`) depart at or after it by string
+ * τ²'s `_search_direct_flight`: flights in DB order whose origin and destination equal the raw arguments (`None`
+ * matches any), that have `date` with status `available`, and (with `leaveAfter`) depart at or after it by string
  * comparison. An unhashable date raises only once some flight matched the route, as in Python's `and` chain.
  */
 function searchDirect(
   sql: SqlConnection,
   date: PyValue,
   origin: PyValue,
-  destination: PyValue | undefined,
+  destination: PyValue,
   leaveAfter?: string,
 ): SqlRow[] {
-  if (typeof origin !== 'string') return [];
-  if (destination !== undefined && typeof destination !== 'string') return [];
-  const route =
-    destination === undefined
-      ? sql.get('SELECT 1 FROM flights WHERE origin = ? LIMIT 1', origin)
-      : sql.get('SELECT 1 FROM flights WHERE origin = ? AND destination = ? LIMIT 1', origin, destination);
-  if (route === undefined) return [];
+  if ((origin !== null && typeof origin !== 'string') || (destination !== null && typeof destination !== 'string')) {
+    return [];
+  }
+  const where: string[] = [];
+  const params: string[] = [];
+  if (origin !== null) {
+    where.push('f.origin = ?');
+    params.push(origin);
+  }
+  if (destination !== null) {
+    where.push('f.destination = ?');
+    params.push(destination);
+  }
+  const route = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
+  if (sql.get(`SELECT 1 FROM flights f ${route} LIMIT 1`, ...params) === undefined) return [];
   const key = pyDictKey(date);
   if (key === undefined) return [];
-  const rows =
-    destination === undefined
-      ? sql.all(
-          `SELECT f.*, d.available_seats, d.prices FROM flights f
-           JOIN flight_dates d ON d.flight_number = f.flight_number AND d.date = ?
-           WHERE f.origin = ? AND d.status = 'available' ORDER BY f.pos`,
-          key,
-          origin,
-        )
-      : sql.all(
-          `SELECT f.*, d.available_seats, d.prices FROM flights f
-           JOIN flight_dates d ON d.flight_number = f.flight_number AND d.date = ?
-           WHERE f.origin = ? AND f.destination = ? AND d.status = 'available' ORDER BY f.pos`,
-          key,
-          origin,
-          destination,
-        );
+  const rows = sql.all(
+    `SELECT f.*, d.available_seats, d.prices FROM flights f
+     JOIN flight_dates d ON d.flight_number = f.flight_number AND d.date = ? AND d.status = 'available'
+     ${route} ORDER BY f.pos`,
+    key,
+    ...params,
+  );
   if (leaveAfter === undefined) return rows;
   return rows.filter((r) => comparePyStr(text(r, 'scheduled_departure_time_est'), leaveAfter) >= 0);
 }
@@ -178,7 +176,7 @@ export const searchOnestopFlight: ToolSpec = {
   run({ sql, semantics }, { origin, destination, date }) {
     const results: PyModel[][] = [];
     const day = date ?? null;
-    for (const leg1 of searchDirect(sql, day, origin ?? null, undefined)) {
+    for (const leg1 of searchDirect(sql, day, origin ?? null, null)) {
       // the date is a key of the flight's dates here, hence a str
       const first = directFlight(leg1, day);
       const arrival = text(leg1, 'scheduled_arrival_time_est');
