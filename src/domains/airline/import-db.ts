@@ -1,4 +1,4 @@
-import { InputFileError } from '../../core/errors.js';
+import { InputFileError, jsonPath } from '../../core/errors.js';
 import { pyJsonDumps } from '../../core/py-json.js';
 import type { PyValue } from '../../core/py-value.js';
 import { parseWith } from '../../core/schema-helpers.js';
@@ -14,7 +14,7 @@ function checkKey(file: string, path: string, key: string, id: string, field: st
   if (key !== id) throw new InputFileError(file, path, `dict key '${key}' differs from its ${field} '${id}'`);
 }
 
-const at = (collection: string, key: string) => `$.${collection}[${JSON.stringify(key)}]`;
+const at = (collection: string, key: string) => jsonPath(`$.${collection}`, key);
 
 /**
  * Validates a τ² airline `db.json` value and inserts it into the airline tables of `sql`.
@@ -106,7 +106,7 @@ function insertUsers(sql: SqlConnection, db: AirlineDb, file: string): void {
     );
     let mpos = 0;
     for (const [pmKey, m] of u.payment_methods) {
-      checkKey(file, `${at('users', key)}.payment_methods[${JSON.stringify(pmKey)}]`, pmKey, m.id, 'id');
+      checkKey(file, jsonPath(`${at('users', key)}.payment_methods`, pmKey), pmKey, m.id, 'id');
       sql.run(
         'INSERT INTO payment_methods(user_id, id, pos, source, brand, last_four, amount) VALUES (?, ?, ?, ?, ?, ?, ?)',
         key,

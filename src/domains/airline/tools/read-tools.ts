@@ -103,7 +103,10 @@ function searchDirect(
   destination: PyValue,
   leaveAfter?: string,
 ): SqlRow[] {
-  if ((origin !== null && typeof origin !== 'string') || (destination !== null && typeof destination !== 'string')) {
+  if (
+    (origin !== null && typeof origin !== 'string') ||
+    (destination !== null && typeof destination !== 'string')
+  ) {
     return [];
   }
   const where: string[] = [];
