@@ -112,68 +112,29 @@ export class BaseDigest {
     return text.buf.toString('utf8', c.chunkStart[i], c.segEnd[i]);
   }
 
-  /** Serialises the base once in `style` and records offsets and hash checkpoints. */
+  /** The base text of one style (both styles are built together, from one dump of each entity). */
   #text(style: DigestStyle): StyleText {
     const known = this.#texts[style];
     if (known !== undefined) return known;
-    const [itemSep, keySep] = style === 'tau2' ? [', ', ': '] : [',', ':'];
-    const ascii = style === 'tau2';
-    const parts: string[] = ['{'];
-    let offset = 1;
-    const push = (s: string): void => {
-      parts.push(s);
-      offset += Buffer.byteLength(s, 'utf8');
-    };
     const names = this.#spec.collections.map((c) => c.name).sort(comparePyStr);
-    const layouts: Omit<CollectionText, 'checkpoints'>[] = [];
-    names.forEach((name, ci) => {
-      push(`${ci > 0 ? itemSep : ''}${pyJsonString(name, ascii)}${keySep}{`);
+    const builders = { tau2: new TextBuilder('tau2'), canonical: new TextBuilder('canonical') };
+    for (const name of names) {
+      const collection = this.#spec.collections.find((c) => c.name === name);
+      if (collection === undefined) throw new Error(`unknown collection ${name}`);
       const keys = this.sortedKeys(name);
-      const n = keys.length;
-      const layout = {
-        name,
-        keys,
-        index: new Map(keys.map((k, i) => [k, i])),
-        segStart: new Int32Array(n),
-        chunkStart: new Int32Array(n),
-        segEnd: new Int32Array(n),
-        open: offset,
-        close: 0,
-      };
-      keys.forEach((key, i) => {
-        if (i > 0) push(itemSep);
-        layout.segStart[i] = offset;
-        push(`${pyJsonString(key, ascii)}${keySep}`);
-        layout.chunkStart[i] = offset;
-        push(entityChunk(this.#spec, this.#sql, { collection: name, key }, style) ?? 'null');
-        layout.segEnd[i] = offset;
-      });
-      layout.close = offset;
-      push('}');
-      layouts.push(layout);
-    });
-    push('}');
-    const buf = Buffer.from(parts.join(''), 'utf8');
-    const sepLen = Buffer.byteLength(itemSep);
-    const hash = createHash('sha256');
-    let hashed = 0;
-    const upTo = (end: number): Hash => {
-      hash.update(buf.subarray(hashed, end));
-      hashed = end;
-      return hash.copy();
-    };
-    const collections = layouts.map((l) => {
-      const checkpoints: Hash[] = [];
-      for (let i = 0; i < l.keys.length; i++) {
-        checkpoints.push(upTo(i === 0 ? (l.segStart[i] as number) : (l.segStart[i] as number) - sepLen));
+      builders.tau2.openCollection(name, keys);
+      builders.canonical.openCollection(name, keys);
+      for (const key of keys) {
+        const dump = collection.dump(this.#sql, key, 'model_dump');
+        builders.tau2.entity(key, dump === undefined ? 'null' : pyJsonDumps(dump, OPTIONS.tau2));
+        builders.canonical.entity(key, dump === undefined ? 'null' : pyJsonDumps(dump, OPTIONS.canonical));
       }
-      checkpoints.push(upTo(l.close));
-      return { ...l, checkpoints };
-    });
-    hash.update(buf.subarray(hashed));
-    const text = { buf, collections, digest: hash.digest('hex') };
-    this.#texts[style] = text;
-    return text;
+      builders.tau2.closeCollection();
+      builders.canonical.closeCollection();
+    }
+    this.#texts.tau2 = builders.tau2.finish();
+    this.#texts.canonical = builders.canonical.finish();
+    return this.#texts[style] as StyleText;
   }
 
   /**
@@ -248,6 +209,91 @@ export class BaseDigest {
     if (hash === undefined) return text.digest;
     hash.update(buf.subarray(resumed));
     return hash.digest('hex');
+  }
+}
+
+/** A collection's offsets while its text is written. */
+type Layout = { -readonly [K in keyof Omit<CollectionText, 'checkpoints'>]: CollectionText[K] };
+
+/** Writes a base text entity by entity, recording offsets, then the buffer and its hash checkpoints. */
+class TextBuilder {
+  readonly #itemSep: string;
+  readonly #keySep: string;
+  readonly #ascii: boolean;
+  readonly #parts: string[] = ['{'];
+  #offset = 1;
+  readonly #layouts: Layout[] = [];
+  #current: Layout | undefined;
+  #i = 0;
+
+  constructor(style: DigestStyle) {
+    [this.#itemSep, this.#keySep] = style === 'tau2' ? [', ', ': '] : [',', ':'];
+    this.#ascii = style === 'tau2';
+  }
+
+  #push(s: string): void {
+    this.#parts.push(s);
+    this.#offset += Buffer.byteLength(s, 'utf8');
+  }
+
+  openCollection(name: string, keys: readonly string[]): void {
+    this.#push(
+      `${this.#layouts.length > 0 ? this.#itemSep : ''}${pyJsonString(name, this.#ascii)}${this.#keySep}{`,
+    );
+    const n = keys.length;
+    this.#current = {
+      name,
+      keys,
+      index: new Map(keys.map((k, i) => [k, i])),
+      segStart: new Int32Array(n),
+      chunkStart: new Int32Array(n),
+      segEnd: new Int32Array(n),
+      open: this.#offset,
+      close: 0,
+    };
+    this.#i = 0;
+  }
+
+  entity(key: string, chunk: string): void {
+    const c = this.#current as Layout;
+    if (this.#i > 0) this.#push(this.#itemSep);
+    c.segStart[this.#i] = this.#offset;
+    this.#push(`${pyJsonString(key, this.#ascii)}${this.#keySep}`);
+    c.chunkStart[this.#i] = this.#offset;
+    this.#push(chunk);
+    c.segEnd[this.#i] = this.#offset;
+    this.#i++;
+  }
+
+  closeCollection(): void {
+    const c = this.#current as Layout;
+    c.close = this.#offset;
+    this.#push('}');
+    this.#layouts.push(c);
+    this.#current = undefined;
+  }
+
+  finish(): StyleText {
+    this.#push('}');
+    const buf = Buffer.from(this.#parts.join(''), 'utf8');
+    const sepLen = Buffer.byteLength(this.#itemSep);
+    const hash = createHash('sha256');
+    let hashed = 0;
+    const upTo = (end: number): Hash => {
+      hash.update(buf.subarray(hashed, end));
+      hashed = end;
+      return hash.copy();
+    };
+    const collections = this.#layouts.map((l) => {
+      const checkpoints: Hash[] = [];
+      for (let i = 0; i < l.keys.length; i++) {
+        checkpoints.push(upTo(i === 0 ? (l.segStart[i] as number) : (l.segStart[i] as number) - sepLen));
+      }
+      checkpoints.push(upTo(l.close));
+      return { ...l, checkpoints };
+    });
+    hash.update(buf.subarray(hashed));
+    return { buf, collections, digest: hash.digest('hex') };
   }
 }
 
