@@ -5,7 +5,9 @@ import { benchEnvironment } from './env-bench.js';
 import { benchExport } from './export-bench.js';
 import { benchScriptedEpisodes } from './generate-bench.js';
 import { benchLlmBound } from './llm-bench.js';
+import { benchAirline, benchReplayPerTask } from './replay-bench.js';
 import { benchStartup } from './start-bench.js';
+import { round } from './stats.js';
 
 const tau2Dir = process.env.COVE_TAU2_DATA ?? fileURLToPath(new URL('../../shared/tau2', import.meta.url));
 const results: Record<string, unknown> = {
@@ -13,6 +15,9 @@ const results: Record<string, unknown> = {
   cpu_cores: availableParallelism(),
   ...benchStartup(getDomain('retail'), tau2Dir),
   ...benchEnvironment(getDomain('retail'), tau2Dir),
+  ...benchAirline(getDomain('airline'), tau2Dir),
+  retail_replay_ms_per_task: round(benchReplayPerTask(getDomain('retail'), tau2Dir), 3),
+  airline_replay_ms_per_task: round(benchReplayPerTask(getDomain('airline'), tau2Dir), 3),
   ...(await benchScriptedEpisodes(getDomain('retail'))),
   ...(await benchLlmBound(getDomain('retail'))),
   ...(await benchExport(getDomain('retail'))),

@@ -1,8 +1,9 @@
 import { ConfigError } from '../core/errors.js';
+import { airlineDomain } from './airline/index.js';
 import type { Domain } from './domain.js';
 import { retailDomain } from './retail/index.js';
 
-const DOMAINS: readonly Domain[] = [retailDomain];
+const DOMAINS: readonly Domain[] = [retailDomain, airlineDomain];
 
 /** Names of the built-in domains. */
 export function domainNames(): string[] {

@@ -102,7 +102,7 @@ export function pySortedStrings(value: PyValue): string[] {
 const STRING_TYPE_URL = 'https://errors.pydantic.dev/2.13/v/string_type';
 
 /** pydantic's abbreviated `input_value` repr (long values are cut in the middle). */
-function pydanticInputRepr(value: PyValue): string {
+export function pydanticInputRepr(value: PyValue): string {
   const r = pyRepr(value);
   return r.length > 50 ? `${r.slice(0, 25)}...${r.slice(-24)}` : r;
 }

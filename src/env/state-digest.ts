@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { CANONICAL_JSON, TAU2_HASH_JSON } from '../core/hash.js';
 import { type PyJsonOptions, pyJsonDumps, pyJsonString } from '../core/py-json.js';
 import { comparePyStr } from '../core/py-value.js';
@@ -32,19 +32,46 @@ export function entityChunk(
   return dump === undefined ? null : pyJsonDumps(dump, OPTIONS[style]);
 }
 
+/** Byte offsets of one collection inside a base text (see {@link BaseDigest}). */
+interface CollectionText {
+  readonly name: string;
+  /** Base keys sorted by code point, and their index. */
+  readonly keys: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+  /** Per entity: where `"key": chunk` starts, where its chunk starts, where it ends. */
+  readonly segStart: Int32Array;
+  readonly chunkStart: Int32Array;
+  readonly segEnd: Int32Array;
+  /** Offset just after this collection's `"name": {`, and of its closing `}`. */
+  readonly open: number;
+  readonly close: number;
+  /**
+   * SHA-256 states of the base text up to entity i, before its separator (i = 0..n-1), and up to the closing
+   * `}` (i = n): where an episode's digest resumes.
+   */
+  readonly checkpoints: readonly Hash[];
+}
+
+/** The whole base state serialised in one style, with what is needed to resume its hash anywhere. */
+interface StyleText {
+  readonly buf: Buffer;
+  readonly collections: readonly CollectionText[];
+  readonly digest: string;
+}
+
 /**
- * Per-entity serialisations of a base state, computed lazily and kept, so that an episode's hash costs only
- * the entities it changed plus one pass of SHA-256 over the cached text.
+ * The base state's digests, built once: the whole state serialised in each style as one buffer, entity by entity
+ * in τ²'s `sort_keys` order, with the SHA-256 state saved before every entity. An episode's digest then reuses the
+ * hash of the unchanged prefix up to its first changed entity, and hashes the rest from the buffer (unchanged
+ * entities as slices of it, never re-serialised) and from the few changed entities' new text. The digests are
+ * byte-for-byte those of the whole dump (`tau2-spec.md` §2.3).
  */
 export class BaseDigest {
   readonly #spec: EnvironmentSpec;
   readonly #sql: SqlConnection;
   readonly #keys = new Map<string, string[]>();
   readonly #keySets = new Map<string, Set<string>>();
-  readonly #chunks: Record<DigestStyle, Map<string, Map<string, string>>> = {
-    tau2: new Map(),
-    canonical: new Map(),
-  };
+  readonly #texts: Partial<Record<DigestStyle, StyleText>> = {};
 
   constructor(spec: EnvironmentSpec, sql: SqlConnection) {
     this.#spec = spec;
@@ -78,62 +105,206 @@ export class BaseDigest {
 
   /** The base chunk of one entity (it must exist in the base). */
   chunk(style: DigestStyle, collection: string, key: string): string {
-    let byKey = this.#chunks[style].get(collection);
-    if (byKey === undefined) {
-      byKey = new Map();
-      this.#chunks[style].set(collection, byKey);
+    const text = this.#text(style);
+    const c = text.collections.find((x) => x.name === collection);
+    const i = c?.index.get(key);
+    if (c === undefined || i === undefined) throw new Error(`no base entity ${collection}/${key}`);
+    return text.buf.toString('utf8', c.chunkStart[i], c.segEnd[i]);
+  }
+
+  /** The base text of one style (both styles are built together, from one dump of each entity). */
+  #text(style: DigestStyle): StyleText {
+    const known = this.#texts[style];
+    if (known !== undefined) return known;
+    const names = this.#spec.collections.map((c) => c.name).sort(comparePyStr);
+    const builders = { tau2: new TextBuilder('tau2'), canonical: new TextBuilder('canonical') };
+    for (const name of names) {
+      const collection = this.#spec.collections.find((c) => c.name === name);
+      if (collection === undefined) throw new Error(`unknown collection ${name}`);
+      const keys = this.sortedKeys(name);
+      builders.tau2.openCollection(name, keys);
+      builders.canonical.openCollection(name, keys);
+      for (const key of keys) {
+        const dump = collection.dump(this.#sql, key, 'model_dump');
+        builders.tau2.entity(key, dump === undefined ? 'null' : pyJsonDumps(dump, OPTIONS.tau2));
+        builders.canonical.entity(key, dump === undefined ? 'null' : pyJsonDumps(dump, OPTIONS.canonical));
+      }
+      builders.tau2.closeCollection();
+      builders.canonical.closeCollection();
     }
-    let chunk = byKey.get(key);
-    if (chunk === undefined) {
-      chunk = entityChunk(this.#spec, this.#sql, { collection, key }, style) ?? 'null';
-      byKey.set(key, chunk);
-    }
-    return chunk;
+    this.#texts.tau2 = builders.tau2.finish();
+    this.#texts.canonical = builders.canonical.finish();
+    return this.#texts[style] as StyleText;
   }
 
   /**
    * SHA-256 of the whole state in `style`, where `overrides` replaces (or, with `null`, deletes) entities of
-   * the base and adds new ones.
+   * the base and adds new ones. Costs one pass of SHA-256 over the text from the first overridden entity on.
    */
   digest(
     style: DigestStyle,
     overrides: ReadonlyMap<string, ReadonlyMap<string, string | null>> = new Map(),
   ): string {
+    const text = this.#text(style);
     const [itemSep, keySep] = style === 'tau2' ? [', ', ': '] : [',', ':'];
     const ascii = style === 'tau2';
-    const hash = createHash('sha256');
-    const names = this.#spec.collections.map((c) => c.name).sort(comparePyStr);
-    hash.update('{');
-    names.forEach((name, ci) => {
-      if (ci > 0) hash.update(itemSep);
-      hash.update(`${pyJsonString(name, ascii)}${keySep}{`);
-      const changed = overrides.get(name) ?? new Map<string, string | null>();
-      const baseKeys = this.sortedKeys(name);
-      const added = [...changed.keys()].filter((k) => changed.get(k) !== null).sort(comparePyStr);
-      let first = true;
+    const sepLen = Buffer.byteLength(itemSep);
+    const { buf, collections } = text;
+    let hash: Hash | undefined;
+    let resumed = 0; // buffer offset up to which the base text has been accounted for
+    for (let ci = 0; ci < collections.length; ci++) {
+      const c = collections[ci] as CollectionText;
+      const changes = overrides.get(c.name);
+      if (changes === undefined || changes.size === 0) continue;
+      const changedKeys = [...changes.keys()].sort(comparePyStr);
+      const p = lowerBound(c.keys, changedKeys[0] as string);
+      if (hash === undefined) {
+        hash = (c.checkpoints[p] as Hash).copy();
+      } else {
+        // the unchanged text between the previous collection's end and this collection's entity p
+        hash.update(buf.subarray(resumed, p === 0 ? c.open : (c.segStart[p] as number) - sepLen));
+      }
+      const h = hash;
+      let first = p === 0;
+      let runStart = -1;
+      const flush = (end: number): void => {
+        if (runStart >= 0 && end > runStart) {
+          let from = c.segStart[runStart] as number;
+          if (!first) {
+            if (runStart > 0) from -= sepLen;
+            else h.update(itemSep);
+          }
+          h.update(buf.subarray(from, c.segEnd[end - 1]));
+          first = false;
+        }
+        runStart = -1;
+      };
       const emit = (key: string, chunk: string): void => {
-        hash.update(`${first ? '' : itemSep}${pyJsonString(key, ascii)}${keySep}${chunk}`);
+        h.update(`${first ? '' : itemSep}${pyJsonString(key, ascii)}${keySep}${chunk}`);
         first = false;
       };
-      let i = 0;
+      const added = changedKeys.filter((k) => changes.get(k) !== null && !c.index.has(k));
+      let i = p;
       let j = 0;
-      while (i < baseKeys.length || j < added.length) {
-        const bk = baseKeys[i];
+      while (i < c.keys.length || j < added.length) {
+        const bk = c.keys[i];
         const ak = added[j];
-        const takeBase = ak === undefined || (bk !== undefined && comparePyStr(bk, ak) < 0);
-        if (takeBase && bk !== undefined) {
+        if (ak === undefined || (bk !== undefined && comparePyStr(bk, ak) < 0)) {
+          const key = bk as string;
+          if (changes.has(key)) {
+            flush(i);
+            const chunk = changes.get(key);
+            if (chunk !== null && chunk !== undefined) emit(key, chunk);
+          } else if (runStart < 0) runStart = i;
           i++;
-          if (changed.has(bk)) continue; // deleted, or emitted from `added`
-          emit(bk, this.chunk(style, name, bk));
-        } else if (ak !== undefined) {
+        } else {
+          flush(i);
+          emit(ak, changes.get(ak) as string);
           j++;
-          if (bk === ak) i++;
-          emit(ak, changed.get(ak) as string);
         }
       }
-      hash.update('}');
-    });
-    hash.update('}');
+      flush(c.keys.length);
+      resumed = c.close;
+    }
+    if (hash === undefined) return text.digest;
+    hash.update(buf.subarray(resumed));
     return hash.digest('hex');
   }
+}
+
+/** A collection's offsets while its text is written. */
+type Layout = { -readonly [K in keyof Omit<CollectionText, 'checkpoints'>]: CollectionText[K] };
+
+/** Writes a base text entity by entity, recording offsets, then the buffer and its hash checkpoints. */
+class TextBuilder {
+  readonly #itemSep: string;
+  readonly #keySep: string;
+  readonly #ascii: boolean;
+  readonly #parts: string[] = ['{'];
+  #offset = 1;
+  readonly #layouts: Layout[] = [];
+  #current: Layout | undefined;
+  #i = 0;
+
+  constructor(style: DigestStyle) {
+    [this.#itemSep, this.#keySep] = style === 'tau2' ? [', ', ': '] : [',', ':'];
+    this.#ascii = style === 'tau2';
+  }
+
+  #push(s: string): void {
+    this.#parts.push(s);
+    this.#offset += Buffer.byteLength(s, 'utf8');
+  }
+
+  openCollection(name: string, keys: readonly string[]): void {
+    this.#push(
+      `${this.#layouts.length > 0 ? this.#itemSep : ''}${pyJsonString(name, this.#ascii)}${this.#keySep}{`,
+    );
+    const n = keys.length;
+    this.#current = {
+      name,
+      keys,
+      index: new Map(keys.map((k, i) => [k, i])),
+      segStart: new Int32Array(n),
+      chunkStart: new Int32Array(n),
+      segEnd: new Int32Array(n),
+      open: this.#offset,
+      close: 0,
+    };
+    this.#i = 0;
+  }
+
+  entity(key: string, chunk: string): void {
+    const c = this.#current as Layout;
+    if (this.#i > 0) this.#push(this.#itemSep);
+    c.segStart[this.#i] = this.#offset;
+    this.#push(`${pyJsonString(key, this.#ascii)}${this.#keySep}`);
+    c.chunkStart[this.#i] = this.#offset;
+    this.#push(chunk);
+    c.segEnd[this.#i] = this.#offset;
+    this.#i++;
+  }
+
+  closeCollection(): void {
+    const c = this.#current as Layout;
+    c.close = this.#offset;
+    this.#push('}');
+    this.#layouts.push(c);
+    this.#current = undefined;
+  }
+
+  finish(): StyleText {
+    this.#push('}');
+    const buf = Buffer.from(this.#parts.join(''), 'utf8');
+    const sepLen = Buffer.byteLength(this.#itemSep);
+    const hash = createHash('sha256');
+    let hashed = 0;
+    const upTo = (end: number): Hash => {
+      hash.update(buf.subarray(hashed, end));
+      hashed = end;
+      return hash.copy();
+    };
+    const collections = this.#layouts.map((l) => {
+      const checkpoints: Hash[] = [];
+      for (let i = 0; i < l.keys.length; i++) {
+        checkpoints.push(upTo(i === 0 ? (l.segStart[i] as number) : (l.segStart[i] as number) - sepLen));
+      }
+      checkpoints.push(upTo(l.close));
+      return { ...l, checkpoints };
+    });
+    hash.update(buf.subarray(hashed));
+    return { buf, collections, digest: hash.digest('hex') };
+  }
+}
+
+/** The index of the first key not sorting before `key`. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (comparePyStr(keys[mid] as string, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -56,7 +56,7 @@ export function loadTrajectoryLog(file: string): LoadedLog {
 
 /**
  * A line's record, or undefined when the line is not JSON or lacks what a resume reads (`id`, `task_index`,
- * `termination_reason`, `usage` with its numbers, `verification`, `messages`).
+ * `termination_reason`, `usage` with its numbers, a verdict — `verification` or `evaluation` — and `messages`).
  */
 function parseRecord(line: string): TrajectoryRecord | undefined {
   let value: unknown;
@@ -72,8 +72,8 @@ function parseRecord(line: string): TrajectoryRecord | undefined {
     typeof r.id === 'string' &&
     typeof r.task_index === 'number' &&
     typeof r.termination_reason === 'string' &&
-    typeof r.verification === 'object' &&
-    r.verification !== null &&
+    ((typeof r.verification === 'object' && r.verification !== null) ||
+      (typeof r.evaluation === 'object' && r.evaluation !== null)) &&
     Array.isArray(r.messages) &&
     typeof usage === 'object' &&
     usage !== null &&

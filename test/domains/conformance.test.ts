@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { baseFromValue } from '../../src/domains/load-db.js';
+import { airlineDomain } from '../../src/domains/airline/index.js';
+import { baseFromValue, loadDbFile } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
 import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
 import { createLibraryDb, libraryBase, libraryDomain } from '../../src/testing/tiny-domain/index.js';
@@ -19,3 +20,7 @@ domainConformance({
   makeBase: () => baseFromValue(retailDomain, retailSandbox, 'sandbox').base,
 });
 domainConformance({ domain: libraryDomain, makeBase: () => libraryBase(libraryFile), difficulty: 'medium' });
+domainConformance({
+  domain: airlineDomain,
+  makeBase: () => loadDbFile(airlineDomain, join(__dirname, '../../../shared/tau2/airline/db.json')).base,
+});

@@ -60,27 +60,25 @@ afterAll(async () => {
 describe('cove generate --tasks with τ² tasks', () => {
   it('grades by reward_basis: gold calls → 1, talk only → 0, NL assertions without a judge → null', async () => {
     const out = join(dir, 'run');
-    const r = await runCoveAsync(
-      [
-        'generate',
-        '--tasks',
-        tasksFile,
-        '--agent',
-        'openai:mock',
-        '--agent-base-url',
-        server.baseUrl,
-        '--user',
-        'openai:mock',
-        '--user-base-url',
-        server.baseUrl,
-        '--concurrency',
-        '1',
-        '--quiet',
-        '--out',
-        out,
-      ],
-      { timeoutMs: 120_000 },
-    );
+    const args = [
+      'generate',
+      '--tasks',
+      tasksFile,
+      '--agent',
+      'openai:mock',
+      '--agent-base-url',
+      server.baseUrl,
+      '--user',
+      'openai:mock',
+      '--user-base-url',
+      server.baseUrl,
+      '--concurrency',
+      '1',
+      '--quiet',
+      '--out',
+      out,
+    ];
+    const r = { ...(await runCoveAsync(args, { timeoutMs: 120_000 })), args };
     expect(r.status, r.stderr).toBe(0);
     const records = readRecords(out);
     const byTask = Object.fromEntries(records.map((x) => [x.task_id, x]));
@@ -106,6 +104,12 @@ describe('cove generate --tasks with τ² tasks', () => {
     expect(summary.reward.distribution).toEqual({ '1': 1, '0': 1, partial: 0, null: 1 });
     // the run folder's tasks.json is the τ² file as it was
     expect(readFileSync(join(out, 'tasks.json'), 'utf8')).toBe(readFileSync(tasksFile, 'utf8'));
+    // the same command resumes: τ²-graded records (no verification) are read back, nothing runs again
+    const again = await runCoveAsync(r.args, { timeoutMs: 120_000 });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain('(0 new)');
+    expect(again.stderr).not.toContain('damaged');
+    expect(readRecords(out)).toHaveLength(3);
   }, 180_000);
 
   it('refuses the oracle agent and the scripted user on τ² tasks, saying what to use', () => {
