@@ -82,7 +82,8 @@ export function createRlApp(service: RlService, options: RlAppOptions = {}): Hon
     '*',
     bodyLimit({
       maxSize: maxBody,
-      onError: (c) => c.json({ error: `request body over ${maxBody} bytes` }, 413),
+      // the rest of the body is not read: the connection closes, so the client does not reuse it mid-body
+      onError: (c) => c.json({ error: `request body over ${maxBody} bytes` }, 413, { connection: 'close' }),
     }),
   );
 
