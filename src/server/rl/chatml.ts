@@ -67,7 +67,7 @@ export function parseChatMl(text: string): ChatMessage[] | undefined {
         ...(calls.length === 0 ? {} : { tool_calls: calls }),
       };
       out.push(message);
-      pending = calls;
+      pending = [...calls];
     } else if (role === 'tool') {
       answer(content.replace(TOOL_RESPONSE, '$1').trim());
     } else if (role === 'user') {
