@@ -1,6 +1,8 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chooseDb } from '../../src/cli/db-source.js';
 import { deriveSeed, Rng } from '../../src/core/rng.js';
 import { agentContext } from '../../src/domains/agent-context.js';
@@ -53,7 +55,7 @@ export async function startService(
   app: RlAppOptions = {},
 ): Promise<{ service: RlService; server: RunningServer; url: string; close: () => Promise<void> }> {
   const service = setupRlService({ env: {}, ...setup });
-  const server = await serveApp(createRlApp(service, app));
+  const server = await serveApp(createRlApp(service, app), { keepAliveTimeoutMs: 75_000 });
   return {
     service,
     server,
@@ -140,4 +142,30 @@ export async function referenceRecord(
     coveVersion: 'test',
   };
   return runTaskEpisode(context, { task, index: task.cove.index }, 0, 0);
+}
+
+const BIN = fileURLToPath(new URL('../../bin/cove.js', import.meta.url));
+
+/** `cove serve` in its own process; resolves with its URL (first stdout line). */
+export function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`cove serve exited (${code}): ${stderr}`)));
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve({ child, url: out.slice(0, out.indexOf('\n')), stderr: () => stderr });
+    });
+  });
 }

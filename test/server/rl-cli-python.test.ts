@@ -1,39 +1,19 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { REPO } from '../helpers/cli.js';
-import { playOracle, referenceRecord, startService, writeTasksFile } from '../helpers/rl-service.js';
+import {
+  playOracle,
+  referenceRecord,
+  startServe,
+  startService,
+  writeTasksFile,
+} from '../helpers/rl-service.js';
 
-const BIN = fileURLToPath(new URL('../../bin/cove.js', import.meta.url));
 const EXAMPLES = join(REPO, 'examples');
 const TOKEN = 'python-test-token';
-
-/** `cove serve` in its own process; resolves with its URL (first stdout line). */
-function startServe(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    cwd: REPO,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`cove serve exited (${code}): ${stderr}`)));
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve({ child, url: out.slice(0, out.indexOf('\n')), stderr: () => stderr });
-    });
-  });
-}
 
 function python(script: string, args: string[], env: NodeJS.ProcessEnv) {
   return spawnSync('python3', ['-c', script, ...args], {

@@ -111,14 +111,16 @@ export function registerServe(program: Command): void {
           `warning: --host ${flags.host} makes the episode service reachable from other machines${token === undefined ? ' without authentication (set --token-env)' : ''}\n`,
         );
       }
-      const server = await serveApp(app, { port, host: flags.host }).catch((e: NodeJS.ErrnoException) => {
-        service.close();
-        throw new ConfigError(
-          e.code === 'EADDRINUSE'
-            ? `port ${port} on ${flags.host} is in use; pick another --port (0: any free one)`
-            : `cannot listen on ${flags.host}:${port}: ${e.message}`,
-        );
-      });
+      const server = await serveApp(app, { port, host: flags.host, keepAliveTimeoutMs: 75_000 }).catch(
+        (e: NodeJS.ErrnoException) => {
+          service.close();
+          throw new ConfigError(
+            e.code === 'EADDRINUSE'
+              ? `port ${port} on ${flags.host} is in use; pick another --port (0: any free one)`
+              : `cannot listen on ${flags.host}:${port}: ${e.message}`,
+          );
+        },
+      );
       process.stdout.write(`${server.url}\n`);
       process.stderr.write(
         `cove serve: ${service.listTasks().length} tasks on ${server.url}${flags.record === undefined ? '' : `, recording into ${flags.record}`}; Ctrl-C stops it\n`,
