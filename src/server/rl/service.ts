@@ -179,12 +179,14 @@ export class RlService {
     };
   }
 
-  /** The evaluator's reward now (0 before the episode ends, by the termination gate). */
+  /**
+   * The evaluator's reward now (0 before the episode ends, by the termination gate); a finished episode's verdict
+   * is computed once, when it ends. @throws {RequestError} 404 unknown episode.
+   */
   async reward(id: string): Promise<{ done: boolean } & RewardAnswer> {
     const live = this.registry.get(id);
     if (live.final !== undefined) return { done: true, ...live.final };
-    if (live.busy)
-      throw new RequestError(409, `episode ${id} has a step under way; ask for its reward after`);
+    // during a text step only the user simulator is awaited: the state is not being written, grading it is safe
     const answer = await gradeNow(this.options, live.task, {
       messages: live.session.messages,
       toolCalls: live.session.toolCalls,
@@ -205,6 +207,8 @@ export class RlService {
       seed: live.seed,
       done: s.done,
       ...(s.termination === undefined ? {} : { termination_reason: s.termination }),
+      /** True while a text step waits for the user simulator. */
+      step_under_way: live.busy,
       messages: s.messages,
       tool_calls: s.toolCalls.map((c) => ({ id: c.id, name: c.name, error: c.error, changed: c.changed })),
     };
