@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrajectoryRecord } from '../../src/run/trajectory.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { REPO } from '../helpers/cli.js';
 import {
@@ -39,9 +40,14 @@ print(json.dumps([
 describe('cove serve as a process: the Python adapters and --record', () => {
   let files: ReturnType<typeof writeTasksFile>;
   let serve: Awaited<ReturnType<typeof startServe>>;
+  /** The first task's episode with seed 3, run in process by generate's own runner. */
+  let reference: TrajectoryRecord;
   const runDir = () => join(files.dir, 'run');
   beforeAll(async () => {
     files = writeTasksFile(2);
+    const local = await startService({ tasks: files.file });
+    reference = await referenceRecord(local.service, files.tasks[0] as CoveTask, 3);
+    await local.close();
     serve = await startServe(
       ['--tasks', files.file, '--token-env', 'COVE_TEST_TOKEN', '--record', join(files.dir, 'run')],
       {
@@ -59,9 +65,6 @@ describe('cove serve as a process: the Python adapters and --record', () => {
     const task = files.tasks[0] as CoveTask;
     const played = await playOracle(serve.url, task, 3, { authorization: `Bearer ${TOKEN}` });
     expect(played.reward.reward).toBe(1);
-    const local = await startService({ tasks: files.file });
-    const reference = await referenceRecord(local.service, task, 3);
-    await local.close();
     const path = join(files.dir, 'messages.json');
     writeFileSync(path, JSON.stringify(reference.messages));
     const r = python(SCORE, [task.id, path], { COVE_URL: serve.url, COVE_TOKEN: TOKEN });
@@ -101,9 +104,6 @@ describe('cove serve as a process: the Python adapters and --record', () => {
     const lines = readFileSync(join(runDir(), 'trajectories.jsonl'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
     const record = JSON.parse(lines[0] as string) as Record<string, unknown>;
-    const local = await startService({ tasks: files.file });
-    const reference = await referenceRecord(local.service, files.tasks[0] as CoveTask, 3);
-    await local.close();
     expect(Object.keys(record).sort()).toEqual(Object.keys(reference).sort());
     expect(record.messages).toEqual(reference.messages);
     expect(record.agent).toBe('external');
