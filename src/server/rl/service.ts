@@ -38,7 +38,10 @@ export interface RlServiceOptions {
   readonly semantics: Semantics;
   readonly tasks: readonly RunTask[];
   readonly agentContext: AgentContext;
+  /** Settings recorded with each trajectory; `guidelines` is replaced per episode by the user who played it. */
   readonly settings: TrajectorySettings;
+  /** The `guidelines` label of episodes with a model-played user (`cove-1`, `tau2`). */
+  readonly modelUserGuidelines: string;
   readonly limits: EpisodeLimits;
   readonly users: UserFactory;
   /** The user of an episode whose creation names none (`scripted`, or `openai:<model>`). */
@@ -293,7 +296,10 @@ export class RlService {
         domain: this.options.domain,
         dbSha256: this.options.dbSha256,
         benchmarkData: this.options.benchmarkData,
-        settings: this.options.settings,
+        settings: {
+          ...this.options.settings,
+          guidelines: live.userName === 'scripted' ? 'scripted' : this.options.modelUserGuidelines,
+        },
         agentContext: this.options.agentContext,
         coveVersion: this.options.coveVersion,
         ...(this.options.gamma === undefined ? {} : { gamma: this.options.gamma }),

@@ -133,6 +133,7 @@ export function setupRlService(setup: ServeSetup): RlService {
     tasks: input.tasks,
     agentContext: context,
     settings,
+    modelUserGuidelines: guidelinesLabel(text),
     limits: setup.limits ?? { repeatedCallLimit: text === 'tau2' ? null : 5 },
     users,
     defaultUser,
