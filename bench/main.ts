@@ -6,6 +6,7 @@ import { benchExport } from './export-bench.js';
 import { benchScriptedEpisodes } from './generate-bench.js';
 import { benchLlmBound } from './llm-bench.js';
 import { benchAirline, benchReplayPerTask } from './replay-bench.js';
+import { benchServe } from './serve-bench.js';
 import { benchStartup } from './start-bench.js';
 import { round } from './stats.js';
 
@@ -21,5 +22,6 @@ const results: Record<string, unknown> = {
   ...(await benchScriptedEpisodes(getDomain('retail'))),
   ...(await benchLlmBound(getDomain('retail'))),
   ...(await benchExport(getDomain('retail'))),
+  ...(await benchServe(getDomain('retail'))),
 };
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -6,6 +6,7 @@ import { registerGenerate } from './commands/generate.js';
 import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
 
 /** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
@@ -20,6 +21,7 @@ registerGenerate(program);
 registerMockLlm(program);
 registerReplay(program);
 registerSandbox(program);
+registerServe(program);
 registerTasks(program);
 
 // `cove replay … | head` closes stdout early: stop quietly

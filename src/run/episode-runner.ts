@@ -2,9 +2,11 @@ import { sha256Hex } from '../core/hash.js';
 import { deriveSeed, Rng } from '../core/rng.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
-import type { Evaluation } from '../eval/evaluator.js';
+import type { Episode } from '../env/episode.js';
+import type { Evaluation, EvaluationInput } from '../eval/evaluator.js';
 import { tau2Evaluator } from '../eval/tau2-evaluator.js';
 import type { AgentContext } from '../sim/agent-context.js';
+import type { EpisodeOutcome } from '../sim/episode-session.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
 import type { RunTask } from '../tasks/task.js';
@@ -109,66 +111,128 @@ export async function runTaskEpisode(
       context.limits,
       signal,
     );
-    const input = { task, outcome, env: episode };
-    let verification: Verification | undefined;
-    let graded: Evaluation;
-    if (task.cove !== undefined) {
-      const cove = coveEvaluatorOf(context.domain, context.gamma).evaluate(input);
-      verification = cove.verification;
-      graded = cove;
-    } else graded = await Promise.resolve(tau2Evaluator.evaluate(input));
-    const evaluation: Evaluation = {
-      evaluator: graded.evaluator,
-      reward: graded.reward,
-      report: graded.report,
-    };
-    const leaks = scanLeaks(outcome.messages, task.cove?.fuzz.hidden_ids ?? []).length;
-    const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
-    const known = new Set(context.domain.tools.map((t) => t.name));
-    const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
-    const failure = attributeFailure(
-      outcome,
-      verification ?? evaluation,
-      context.domain.synthesis?.kinds ?? [],
-      new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
-      { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown },
-    );
-    const usage = outcome.usage;
-    return {
-      id: episodeId(context, task, trial, attempt),
-      run: context.run,
-      task_id: task.id,
-      task_index: index,
-      domain: context.domain.name,
-      trial,
-      attempt,
-      seed,
-      agent: context.roles.agentName,
-      user: context.roles.userName,
-      settings: context.settings,
-      db_sha256: context.dbSha256,
-      messages: outcome.messages,
-      tools: context.agentContext.tools,
-      termination_reason: outcome.termination,
-      ...(outcome.terminationDetail === undefined ? {} : { termination_detail: outcome.terminationDetail }),
-      ...(verification === undefined ? {} : { verification }),
-      evaluation,
-      usage: {
-        prompt_tokens: usage.agent.prompt_tokens + usage.user.prompt_tokens,
-        completion_tokens: usage.agent.completion_tokens + usage.user.completion_tokens,
-        cost_usd: usage.agent.cost_usd + usage.user.cost_usd,
-        retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0),
-        per_message: outcome.messageUsage,
+    return await episodeRecord(
+      context,
+      { agent: context.roles.agentName, user: context.roles.userName },
+      { task, index },
+      {
+        id: episodeId(context, task, trial, attempt),
+        trial,
+        attempt,
+        seed,
+        outcome,
+        env: episode,
+        startedAt: started,
       },
-      timing_ms: Math.round(performance.now() - started),
-      cove_version: context.coveVersion,
-      leaks,
-      invalid_tool_arguments: invalid,
-      unknown_tool_calls: unknown,
-      ...(failure === undefined ? {} : { failure }),
-      benchmark_data: context.benchmarkData,
-    };
+    );
   } finally {
     episode.close();
   }
+}
+
+/** What {@link gradeEpisode} gives: the evaluation, and CoVe's full verification for tasks with a `cove` block. */
+export interface GradedEpisode {
+  readonly evaluation: Evaluation;
+  readonly verification?: Verification;
+}
+
+/**
+ * Grades an episode with its task's evaluator: CoVe's verifier (reward = score) for tasks with a `cove` block,
+ * τ²'s reward rules otherwise. `env` is the episode's final state, still open.
+ */
+export async function gradeEpisode(
+  domain: Domain,
+  input: EvaluationInput,
+  gamma?: number,
+): Promise<GradedEpisode> {
+  if (input.task.cove !== undefined) {
+    const cove = coveEvaluatorOf(domain, gamma).evaluate(input);
+    return {
+      evaluation: { evaluator: cove.evaluator, reward: cove.reward, report: cove.report },
+      verification: cove.verification,
+    };
+  }
+  const graded = await Promise.resolve(tau2Evaluator.evaluate(input));
+  return { evaluation: { evaluator: graded.evaluator, reward: graded.reward, report: graded.report } };
+}
+
+/** One finished episode, as {@link episodeRecord} needs it. */
+export interface FinishedEpisode {
+  readonly id: string;
+  readonly trial: number;
+  readonly attempt: number;
+  readonly seed: number;
+  readonly outcome: EpisodeOutcome;
+  /** The final state, still open (the caller closes it). */
+  readonly env: Episode;
+  /** `performance.now()` when the episode started (the record's `timing_ms` counts to the end of grading). */
+  readonly startedAt: number;
+}
+
+/**
+ * The trajectory record of a finished episode (the line `cove generate` writes to `trajectories.jsonl`): grades it
+ * ({@link gradeEpisode}), scans user turns for leaked ids, counts invalid and unknown tool calls and attributes
+ * a failure. Shared by `cove generate` and the RL episode service (`cove serve --record`).
+ */
+export async function episodeRecord(
+  context: Pick<
+    RunContext,
+    'run' | 'domain' | 'dbSha256' | 'benchmarkData' | 'settings' | 'agentContext' | 'coveVersion' | 'gamma'
+  >,
+  names: { readonly agent: string; readonly user: string },
+  { task, index }: IndexedTask,
+  finished: FinishedEpisode,
+): Promise<TrajectoryRecord> {
+  const { outcome } = finished;
+  const { evaluation, verification } = await gradeEpisode(
+    context.domain,
+    { task, outcome, env: finished.env },
+    context.gamma,
+  );
+  const leaks = scanLeaks(outcome.messages, task.cove?.fuzz.hidden_ids ?? []).length;
+  const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
+  const known = new Set(context.domain.tools.map((t) => t.name));
+  const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
+  const failure = attributeFailure(
+    outcome,
+    verification ?? evaluation,
+    context.domain.synthesis?.kinds ?? [],
+    new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
+    { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown },
+  );
+  const usage = outcome.usage;
+  return {
+    id: finished.id,
+    run: context.run,
+    task_id: task.id,
+    task_index: index,
+    domain: context.domain.name,
+    trial: finished.trial,
+    attempt: finished.attempt,
+    seed: finished.seed,
+    agent: names.agent,
+    user: names.user,
+    settings: context.settings,
+    db_sha256: context.dbSha256,
+    messages: outcome.messages,
+    tools: context.agentContext.tools,
+    termination_reason: outcome.termination,
+    ...(outcome.terminationDetail === undefined ? {} : { termination_detail: outcome.terminationDetail }),
+    ...(verification === undefined ? {} : { verification }),
+    evaluation,
+    usage: {
+      prompt_tokens: usage.agent.prompt_tokens + usage.user.prompt_tokens,
+      completion_tokens: usage.agent.completion_tokens + usage.user.completion_tokens,
+      cost_usd: usage.agent.cost_usd + usage.user.cost_usd,
+      retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0),
+      per_message: outcome.messageUsage,
+    },
+    timing_ms: Math.round(performance.now() - finished.startedAt),
+    cove_version: context.coveVersion,
+    leaks,
+    invalid_tool_arguments: invalid,
+    unknown_tool_calls: unknown,
+    ...(failure === undefined ? {} : { failure }),
+    benchmark_data: context.benchmarkData,
+  };
 }

@@ -14,7 +14,16 @@ export interface RunningServer {
  * Serves a Hono app over HTTP. Binds to 127.0.0.1 unless told otherwise (docs/design.md §7.7); port 0 picks a free
  * port.
  */
-export function serveApp(app: Hono, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+export function serveApp(
+  app: Hono,
+  options: {
+    port?: number;
+    host?: string;
+    /** How long an idle keep-alive connection stays open, in ms (Node's default is 5000; a busy client that
+     * reuses a pooled connection just as the server closes it sees ECONNRESET). */
+    keepAliveTimeoutMs?: number;
+  } = {},
+): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const server = serve(
@@ -32,6 +41,11 @@ export function serveApp(app: Hono, options: { port?: number; host?: string } = 
         });
       },
     );
+    if (options.keepAliveTimeoutMs !== undefined) {
+      const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
+      http.keepAliveTimeout = options.keepAliveTimeoutMs;
+      http.headersTimeout = options.keepAliveTimeoutMs + 1000;
+    }
     server.on('error', reject);
   });
 }
