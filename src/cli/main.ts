@@ -6,6 +6,7 @@ import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerTasks } from './commands/tasks.js';
+import { registerView } from './commands/view.js';
 
 /** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
 const program = new Command('cove')
@@ -19,6 +20,7 @@ registerMockLlm(program);
 registerReplay(program);
 registerSandbox(program);
 registerTasks(program);
+registerView(program);
 
 // `cove replay … | head` closes stdout early: stop quietly
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
