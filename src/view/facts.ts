@@ -62,6 +62,33 @@ const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : 
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
+/**
+ * Shares repeated strings and kind lists between facts (agent, user, termination, failure, kinds: a handful of
+ * distinct values over a whole run), so a hundred thousand facts hold one copy of each.
+ */
+class Interner {
+  readonly #strings = new Map<string, string>();
+  readonly #lists = new Map<string, readonly string[]>();
+
+  str(s: string): string {
+    const known = this.#strings.get(s);
+    if (known !== undefined) return known;
+    if (this.#strings.size < 100_000) this.#strings.set(s, s);
+    return s;
+  }
+
+  list(items: readonly string[]): readonly string[] {
+    const key = items.join('\u0000');
+    const known = this.#lists.get(key);
+    if (known !== undefined) return known;
+    const list = Object.freeze(items.map((s) => this.str(s)));
+    if (this.#lists.size < 100_000) this.#lists.set(key, list);
+    return list;
+  }
+}
+
+const interner = new Interner();
+
 /** Message counts of a conversation: user turns, messages and tool results. */
 export interface MessageCounts {
   readonly userTurns: number;
@@ -126,24 +153,26 @@ export function coveFacts(
     num(r.invalid_tool_arguments) === 0 &&
     num(r.unknown_tool_calls) === 0 &&
     num(r.leaks) === 0;
-  const kinds = constraints.length > 0 ? constraints.map((c) => str(c.kind)) : [...(task?.kinds ?? [])];
+  const kinds = interner.list([
+    ...new Set(constraints.length > 0 ? constraints.map((c) => str(c.kind)) : (task?.kinds ?? [])),
+  ]);
   return {
     line,
     id: str(r.id),
     taskId: str(r.task_id),
     taskIndex: typeof r.task_index === 'number' ? r.task_index : null,
-    domain: str(r.domain, 'unknown'),
+    domain: interner.str(str(r.domain, 'unknown')),
     trial: num(r.trial),
-    agent: str(r.agent),
-    user: str(r.user),
+    agent: interner.str(str(r.agent)),
+    user: interner.str(str(r.user)),
     score,
     stateMatch,
     reward,
     passed: hasVerification ? sft : reward === 1,
     sft: hasVerification ? sft : null,
-    termination: str(r.termination_reason, 'unknown'),
-    failure: typeof r.failure === 'string' ? r.failure : null,
-    kinds: [...new Set(kinds)],
+    termination: interner.str(str(r.termination_reason, 'unknown')),
+    failure: typeof r.failure === 'string' ? interner.str(r.failure) : null,
+    kinds,
     k: constraints.length > 0 ? constraints.length : (task?.k ?? null),
     difficulty: task?.difficulty ?? null,
     userTurns: counts.userTurns,

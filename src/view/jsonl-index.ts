@@ -79,6 +79,27 @@ const ROLE = Buffer.from('{"role":"');
 const U = 'u'.charCodeAt(0);
 const T = 't'.charCodeAt(0);
 
+/** The fields the facts need, in one object shape for every record (keeps the reader's code monomorphic). */
+function pick(head: Record<string, unknown>, tail: Record<string, unknown>): Record<string, unknown> {
+  return {
+    id: head.id,
+    task_id: head.task_id,
+    task_index: head.task_index,
+    domain: head.domain,
+    trial: head.trial,
+    agent: head.agent,
+    user: head.user,
+    termination_reason: tail.termination_reason,
+    verification: tail.verification,
+    evaluation: tail.evaluation,
+    usage: tail.usage,
+    leaks: tail.leaks,
+    invalid_tool_arguments: tail.invalid_tool_arguments,
+    unknown_tool_calls: tail.unknown_tool_calls,
+    failure: tail.failure,
+  };
+}
+
 /**
  * Reads the fields of a record line without parsing its messages and tools (most of its bytes): cove writes
  * records with `JSON.stringify` in a fixed key order, `{…head…, "messages": […], "tools": […],
@@ -122,7 +143,7 @@ function fastFields(
   // messages written with another key order: let the caller parse the line
   if (messages === 0 && line[ms + 1] !== 0x5d) return undefined;
   return {
-    fields: Object.assign(head as Record<string, unknown>, tail),
+    fields: pick(head as Record<string, unknown>, tail as Record<string, unknown>),
     counts: { userTurns, messages, toolCalls },
     ms,
     me: tools + 1,
