@@ -8,6 +8,8 @@ export interface CompareSide {
   readonly total: number;
   /** Best CoVe score or reward among the episodes, `null` when none has one. */
   readonly best: number | null;
+  /** Failure causes of the episodes that did not pass, each once. */
+  readonly failures: readonly string[];
 }
 
 /** How a task fared in two runs. */
@@ -23,7 +25,7 @@ export interface CompareRow {
 function sides(facts: readonly EpisodeFacts[]): Map<string, CompareSide & { order: number }> {
   const out = new Map<
     string,
-    { lines: number[]; passed: number; total: number; best: number | null; order: number }
+    { lines: number[]; passed: number; total: number; best: number | null; failures: string[]; order: number }
   >();
   for (const f of facts) {
     const s = out.get(f.taskId) ?? {
@@ -31,8 +33,10 @@ function sides(facts: readonly EpisodeFacts[]): Map<string, CompareSide & { orde
       passed: 0,
       total: 0,
       best: null,
+      failures: [],
       order: f.taskIndex ?? out.size,
     };
+    if (!f.passed && f.failure !== null && !s.failures.includes(f.failure)) s.failures.push(f.failure);
     s.lines.push(f.line);
     s.total++;
     if (f.passed) s.passed++;
@@ -57,7 +61,9 @@ export function compareRuns(a: readonly EpisodeFacts[], b: readonly EpisodeFacts
     const l = left.get(taskId);
     const r = right.get(taskId);
     const strip = (s: (CompareSide & { order: number }) | undefined): CompareSide | null =>
-      s === undefined ? null : { lines: s.lines, passed: s.passed, total: s.total, best: s.best };
+      s === undefined
+        ? null
+        : { lines: s.lines, passed: s.passed, total: s.total, best: s.best, failures: s.failures };
     const status: CompareStatus =
       l === undefined || r === undefined
         ? 'missing'

@@ -164,7 +164,7 @@ describe('compare', () => {
       ['t3', 'missing'],
       ['tx', 'missing'],
     ]);
-    expect(rows[0]?.a).toEqual({ lines: [0, 4], passed: 1, total: 2, best: 1 });
+    expect(rows[0]?.a).toEqual({ lines: [0, 4], passed: 1, total: 2, best: 1, failures: ['wrong_write'] });
     expect(compareCounts(rows)).toEqual({ both: 0, only_a: 1, only_b: 1, neither: 1, missing: 2 });
   });
 });

@@ -19,6 +19,7 @@ function Side(props: { side: CompareRow['a'] }) {
   return (
     <td class={s.passed > 0 ? 'pass' : 'fail'}>
       {s.passed > 0 ? '✓' : '✗'} {s.passed}/{s.total} · best {num(s.best)}
+      {s.failures.length > 0 && <span class="muted"> · {s.failures.join(', ')}</span>}
     </td>
   );
 }
