@@ -21,7 +21,10 @@ export interface EpisodeFacts {
   readonly reward: number | null;
   /** Passed: kept for SFT (cove records) or reward 1 (τ² simulations). */
   readonly passed: boolean;
-  /** Kept for SFT by cove's rule (score 1, stateMatch, no invalid or unknown tool call, no leak); `null` for τ². */
+  /**
+   * Kept for SFT by cove's rule (score 1, stateMatch — or reward 1 for a record graded by another evaluator — no
+   * invalid or unknown tool call, no leak); `null` for τ² results.
+   */
   readonly sft: boolean | null;
   readonly termination: string;
   /** Failure cause (summary.json's attribution), `null` when none was recorded. */
@@ -146,10 +149,9 @@ export function coveFacts(
   const stateMatch = hasVerification ? v.stateMatch === true : null;
   // the reward of the record's evaluation (design §10); records without one show their score instead
   const reward = typeof evaluation.reward === 'number' ? evaluation.reward : null;
+  // cove's rule (keptForSft); a record graded only by another evaluator (τ² tasks, design §10) needs reward 1
   const sft =
-    hasVerification &&
-    score === 1 &&
-    stateMatch === true &&
+    (hasVerification ? score === 1 && stateMatch === true : reward === 1) &&
     num(r.invalid_tool_arguments) === 0 &&
     num(r.unknown_tool_calls) === 0 &&
     num(r.leaks) === 0;
@@ -168,8 +170,8 @@ export function coveFacts(
     score,
     stateMatch,
     reward,
-    passed: hasVerification ? sft : reward === 1,
-    sft: hasVerification ? sft : null,
+    passed: sft,
+    sft,
     termination: interner.str(str(r.termination_reason, 'unknown')),
     failure: typeof r.failure === 'string' ? interner.str(r.failure) : null,
     kinds,

@@ -128,6 +128,23 @@ describe('indexJsonl', () => {
     ]);
   });
 
+  it('reads a record graded by another evaluator (evaluation, no verification)', async () => {
+    const { verification: _v, ...rest } = record('e', 0);
+    const graded = {
+      ...rest,
+      evaluation: { evaluator: 'tau2', reward: 1, report: { reward_basis: ['DB'] } },
+    };
+    const failed = { ...graded, id: 'f', evaluation: { evaluator: 'tau2', reward: null, report: {} } };
+    const f3 = join(dir, 'evaluated.jsonl');
+    writeFileSync(f3, `${JSON.stringify(graded)}\n${JSON.stringify(failed)}\n`);
+    const index = await indexJsonl(f3, []);
+    expect(index.malformed).toEqual([]);
+    expect(index.facts.map((f) => [f.id, f.score, f.reward, f.passed, f.sft, f.kinds])).toEqual([
+      ['e', null, 1, true, true, []],
+      ['f', null, null, false, false, []],
+    ]);
+  });
+
   it('counts an SFT record only when nothing disqualifies it (keptForSft)', async () => {
     const leak = { ...record('c', 0), leaks: 1 };
     const f2 = join(dir, 'sft.jsonl');
