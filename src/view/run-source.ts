@@ -36,6 +36,8 @@ export class JsonlSource implements ViewSource {
   #byLine: Map<number, EpisodeFacts> | undefined;
   #searches = new Map<string, Promise<ReadonlySet<number>>>();
   #diffContext: Promise<StateDiffContext> | undefined;
+  /** {@link JsonlSource.#stamp} of the file the index was built from. */
+  #snapshot = '';
 
   /**
    * @param path a run folder or a trajectories.jsonl file.
@@ -70,15 +72,34 @@ export class JsonlSource implements ViewSource {
         'a trajectories file was given alone: pass its run folder to see tasks, difficulty and state diffs',
       );
     }
+    this.#loadTasks();
+    this.#status = { state: 'indexing', bytesDone: 0, bytesTotal: 0 };
+    this.#ready = this.#start();
+  }
+
+  /** Identity of the JSONL's current content: inode, size and modification time. */
+  #stamp(): string {
+    try {
+      const s = statSync(this.#jsonl);
+      return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return 'missing';
+    }
+  }
+
+  #start(): Promise<void> {
+    this.#snapshot = this.#stamp();
+    this.#byLine = undefined;
+    this.#searches.clear();
     const bytesTotal = existsSync(this.#jsonl) ? statSync(this.#jsonl).size : 0;
     this.#status = { state: 'indexing', bytesDone: 0, bytesTotal };
-    this.#ready = this.#build(bytesTotal);
-    this.#ready.catch(() => undefined);
+    const ready = this.#build(bytesTotal);
+    ready.catch(() => undefined);
+    return ready;
   }
 
   async #build(bytesTotal: number): Promise<void> {
     try {
-      this.#loadTasks();
       if (!existsSync(this.#jsonl)) {
         this.notes.push(`${this.#jsonl} does not exist yet: no episodes`);
         this.#index = undefined;
@@ -118,7 +139,12 @@ export class JsonlSource implements ViewSource {
     return this.#status;
   }
 
+  /**
+   * Resolves when the index is built. When the file changed since (a run still going appended episodes, or a
+   * finished run rewrote it), indexes it again first, so reloading the page shows the run as it is now.
+   */
   ready(): Promise<void> {
+    if (this.#status.state !== 'indexing' && this.#stamp() !== this.#snapshot) this.#ready = this.#start();
     return this.#ready;
   }
 
@@ -153,7 +179,7 @@ export class JsonlSource implements ViewSource {
   }
 
   async #line(line: number): Promise<string> {
-    await this.#ready;
+    await this.ready();
     const index = this.#index;
     if (index === undefined) throw new RangeError(`no line ${line}`);
     const [text] = await readSpans(this.#jsonl, [index.spans.get(line)]);
@@ -185,7 +211,7 @@ export class JsonlSource implements ViewSource {
   }
 
   async previews(lines: readonly number[], chars: number): Promise<Map<number, string>> {
-    await this.#ready;
+    await this.ready();
     const index = this.#index;
     const out = new Map<number, string>();
     if (index === undefined) return out;
@@ -216,7 +242,7 @@ export class JsonlSource implements ViewSource {
   }
 
   async #search(text: string): Promise<ReadonlySet<number>> {
-    await this.#ready;
+    await this.ready();
     const index = this.#index;
     const hits = new Set<number>();
     if (index === undefined || text === '') return hits;

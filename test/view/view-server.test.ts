@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonlSource } from '../../src/view/run-source.js';
@@ -136,8 +137,16 @@ describe('cove view over a run folder', () => {
     const page = await fetch(`${view.origin}/`);
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
-    const foreign = await fetch(`${view.origin}/api/sources`, { headers: { host: 'attacker.example' } });
-    expect(foreign.status).toBe(421);
+    // fetch() may not set Host: a raw request, as a DNS-rebinding page's browser would send it
+    const foreign = await new Promise<number>((done, fail) => {
+      const req = request(`${view.origin}/api/sources`, { headers: { host: 'attacker.example' } }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      req.on('error', fail);
+      req.end();
+    });
+    expect(foreign).toBe(421);
   });
 });
 
