@@ -2,6 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, InputFileError } from '../../src/core/errors.js';
+import { openSource } from '../../src/view/open-source.js';
 import { JsonlSource } from '../../src/view/run-source.js';
 import { runCoveAsync } from '../helpers/cli.js';
 import { startView, type ViewProcess } from '../helpers/view-process.js';
@@ -151,20 +153,18 @@ describe('cove view over a run folder', () => {
 });
 
 describe('cove view: user mistakes', () => {
-  it('names a path that does not exist and a folder that is not a run', async () => {
+  it('names a path that does not exist (exit 2), a folder that is not a run and a JSON file that is not τ² results', async () => {
     const missing = await runCoveAsync(['view', join(runs.root, 'nope')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/nope does not exist/);
     const empty = join(runs.root, 'empty');
     mkdirSync(empty);
     writeFileSync(join(empty, 'notes.txt'), 'x');
-    const notRun = await runCoveAsync(['view', empty]);
-    expect(notRun.status).toBe(2);
-    expect(notRun.stderr).toMatch(/is not a run folder.*notes\.txt/);
+    expect(() => openSource(empty)).toThrow(ConfigError);
+    expect(() => openSource(empty)).toThrow(/is not a run folder.*notes\.txt/);
     const json = join(runs.root, 'other.json');
     writeFileSync(json, '{"a": 1}');
-    const notResults = await runCoveAsync(['view', json]);
-    expect(notResults.status).toBe(2);
-    expect(notResults.stderr).toMatch(/not a τ² results file/);
+    expect(() => openSource(json)).toThrow(InputFileError);
+    expect(() => openSource(json)).toThrow(/other\.json: \$: not a τ² results file/);
   });
 });
