@@ -47,7 +47,10 @@ export function BarChart(props: {
         responsive: false,
         indexAxis: props.horizontal === true ? 'y' : 'x',
         plugins: { legend: { display: stacked, position: 'bottom' }, tooltip: { enabled: true } },
-        scales: { x: { stacked }, y: { stacked, ticks: { autoSkip: false } } },
+        scales: {
+          x: { stacked, ticks: { precision: 0 } },
+          y: { stacked, ticks: { autoSkip: false, precision: 0 } },
+        },
         onHover: (event, elements) => {
           const target = event.native?.target as HTMLElement | undefined;
           if (target !== undefined) target.style.cursor = elements.length > 0 ? 'pointer' : 'default';
