@@ -104,21 +104,35 @@ function pick(head: Record<string, unknown>, tail: Record<string, unknown>): Rec
  * Reads the fields of a record line without parsing its messages and tools (most of its bytes): cove writes
  * records with `JSON.stringify` in a fixed key order, `{…head…, "messages": […], "tools": […],
  * "termination_reason": …tail…}`, and in valid JSON the byte sequences searched for can only be those keys (a
- * quote inside a string is always escaped). Returns `undefined` when the line does not have that layout; the
- * caller then parses the whole line.
+ * quote inside a string is always escaped). The tools text of the previous record, kept in `state`, is checked
+ * first (one byte comparison instead of a search). Returns `undefined` when the line does not have that layout;
+ * the caller then parses the whole line.
  */
 function fastFields(
   buf: Buffer,
   start: number,
   end: number,
+  state: { tools?: Buffer },
 ): { fields: Record<string, unknown>; counts: MessageCounts; ms: number; me: number } | undefined {
   const line = buf.subarray(start, end);
   const m = line.indexOf(MESSAGES);
   if (m < 0) return undefined;
   const t = line.lastIndexOf(TAIL);
   if (t < m) return undefined;
-  const tools = line.lastIndexOf(TOOLS, t);
-  if (tools < m) return undefined;
+  // the records of a run mostly carry the same tools: compare with the last ones instead of searching back
+  let tools = -1;
+  const known = state.tools;
+  if (
+    known !== undefined &&
+    t - known.length > m &&
+    line.compare(known, 0, known.length, t - known.length, t) === 0
+  )
+    tools = t - known.length;
+  if (tools < 0) {
+    tools = line.lastIndexOf(TOOLS, t);
+    if (tools < m) return undefined;
+    state.tools = Buffer.from(line.subarray(tools, t));
+  }
   let head: unknown;
   let tail: unknown;
   try {
@@ -173,6 +187,8 @@ export async function indexJsonl(
     blank: 0,
   };
   const byId = new Map<string, number>();
+  /** The bytes from `],"tools":[` to the tail of the last fast-read record. */
+  const scan: { tools?: Buffer } = {};
   const handle = await open(file, 'r');
   try {
     let buf = Buffer.allocUnsafe(options.chunkBytes ?? 8 * 1024 * 1024);
@@ -190,7 +206,7 @@ export async function indexJsonl(
         index.blank++;
         return;
       }
-      const fast = fastFields(buf, s, end);
+      const fast = fastFields(buf, s, end, scan);
       let fields: Record<string, unknown>;
       let counts: MessageCounts;
       let ms = -1;

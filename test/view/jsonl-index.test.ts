@@ -117,6 +117,32 @@ describe('indexJsonl', () => {
     expect(JSON.parse(messages)).toEqual(record('a', 0).messages);
   });
 
+  it('finds the messages of consecutive records with different tools', async () => {
+    const one = record('x', 0);
+    const two = {
+      ...record('y', 0),
+      tools: [{ type: 'function', function: { name: 'other', parameters: {} } }],
+    };
+    const three = { ...record('z', 0), tools: [] };
+    const f4 = join(dir, 'tools.jsonl');
+    writeFileSync(f4, [one, two, three, one].map((r) => JSON.stringify(r)).join('\n'));
+    const index = await indexJsonl(f4, []);
+    expect(index.facts.map((f) => [f.id, f.messages])).toEqual([
+      ['y', 5],
+      ['z', 5],
+      ['x', 5],
+    ]);
+    const texts = await readSpans(
+      f4,
+      [0, 1, 2, 3].map((i) => index.spans.get(i)),
+    );
+    texts.forEach((text, i) => {
+      const span = index.spans.get(i);
+      expect(span.messagesStart).toBeGreaterThan(0);
+      expect(JSON.parse(text.slice(span.messagesStart, span.messagesEnd))).toEqual(one.messages);
+    });
+  });
+
   it('takes difficulty and kinds from the tasks when given', async () => {
     const index = await indexJsonl(file, [
       { difficulty: 'easy', kinds: ['x'], k: 1 },
