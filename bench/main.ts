@@ -9,6 +9,7 @@ import { benchAirline, benchReplayPerTask } from './replay-bench.js';
 import { benchServe } from './serve-bench.js';
 import { benchStartup } from './start-bench.js';
 import { round } from './stats.js';
+import { benchViewer } from './view-bench.js';
 
 const tau2Dir = process.env.COVE_TAU2_DATA ?? fileURLToPath(new URL('../../shared/tau2', import.meta.url));
 const results: Record<string, unknown> = {
@@ -23,5 +24,6 @@ const results: Record<string, unknown> = {
   ...(await benchLlmBound(getDomain('retail'))),
   ...(await benchExport(getDomain('retail'))),
   ...(await benchServe(getDomain('retail'))),
+  ...(await benchViewer()),
 };
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

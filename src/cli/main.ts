@@ -8,6 +8,7 @@ import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
+import { registerView } from './commands/view.js';
 
 /** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
 const program = new Command('cove')
@@ -23,6 +24,7 @@ registerReplay(program);
 registerSandbox(program);
 registerServe(program);
 registerTasks(program);
+registerView(program);
 
 // `cove replay … | head` closes stdout early: stop quietly
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

@@ -1,0 +1,307 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { runPaths } from '../run/run-folder.js';
+import type { EpisodeFacts, MalformedLine, TaskFacts } from './facts.js';
+import { tasksFacts } from './facts.js';
+import { indexJsonl, type JsonlIndex, readSpans } from './jsonl-index.js';
+import { coveDetail } from './normalize.js';
+import { searchPattern } from './search.js';
+import type { EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
+import { coveStateDiff, type StateDiffContext } from './state-diff.js';
+
+/** tasks.json files larger than this are not loaded (a JavaScript string cannot hold much more). */
+const MAX_TASKS_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A cove run folder (`run.json`, `tasks.json`, `db.json`, `trajectories.jsonl`) or a bare trajectories.jsonl
+ * opened for viewing. Given a folder, it reads the run's files; given a file, only that file (the task and
+ * state panels then say that the tasks are missing). The JSONL is indexed once, streaming; records are read by
+ * offset.
+ */
+export class JsonlSource implements ViewSource {
+  readonly format = 'cove' as const;
+  readonly kind: 'run' | 'jsonl';
+  readonly path: string;
+  readonly label: string;
+  readonly files: string[] = [];
+  readonly notes: string[] = [];
+  readonly #jsonl: string;
+  readonly #tasksFile: string | undefined;
+  #tasks: unknown[] | undefined;
+  #taskFacts: (TaskFacts | undefined)[] = [];
+  #index: JsonlIndex | undefined;
+  #status: SourceStatus;
+  #ready: Promise<void>;
+  #byLine: Map<number, EpisodeFacts> | undefined;
+  #searches = new Map<string, Promise<ReadonlySet<number>>>();
+  #diffContext: Promise<StateDiffContext> | undefined;
+  /** {@link JsonlSource.#stamp} of the file the index was built from. */
+  #snapshot = '';
+
+  /**
+   * @param path a run folder or a trajectories.jsonl file.
+   * @throws {Error} when neither exists (the CLI checks first and names the path).
+   */
+  constructor(path: string) {
+    const full = resolve(path);
+    const isDir = statSync(full).isDirectory();
+    this.kind = isDir ? 'run' : 'jsonl';
+    this.path = full;
+    const paths = runPaths(isDir ? full : dirname(full));
+    this.#jsonl = isDir ? paths.trajectories : full;
+    this.files.push(this.#jsonl);
+    this.label = basename(full);
+    if (isDir) {
+      if (existsSync(paths.runJson)) {
+        this.files.push(paths.runJson);
+        try {
+          const run = JSON.parse(readFileSync(paths.runJson, 'utf8')) as { command?: unknown };
+          if (Array.isArray(run.command)) this.notes.push(`command: ${run.command.join(' ')}`);
+        } catch {
+          this.notes.push(`${paths.runJson} is not readable JSON`);
+        }
+      }
+      if (existsSync(paths.tasksJson)) {
+        this.#tasksFile = paths.tasksJson;
+        this.files.push(paths.tasksJson);
+      } else this.notes.push('no tasks.json in the folder: no task panel, difficulty or state diff');
+      if (existsSync(paths.dbJson)) this.files.push(paths.dbJson);
+    } else {
+      this.notes.push(
+        'a trajectories file was given alone: pass its run folder to see tasks, difficulty and state diffs',
+      );
+    }
+    this.#loadTasks();
+    this.#status = { state: 'indexing', bytesDone: 0, bytesTotal: 0 };
+    this.#ready = this.#start();
+  }
+
+  /** Identity of the JSONL's current content: inode, size and modification time. */
+  #stamp(): string {
+    try {
+      const s = statSync(this.#jsonl);
+      return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return 'missing';
+    }
+  }
+
+  #start(): Promise<void> {
+    this.#snapshot = this.#stamp();
+    this.#byLine = undefined;
+    this.#searches.clear();
+    const bytesTotal = existsSync(this.#jsonl) ? statSync(this.#jsonl).size : 0;
+    this.#status = { state: 'indexing', bytesDone: 0, bytesTotal };
+    const ready = this.#build(bytesTotal);
+    ready.catch(() => undefined);
+    return ready;
+  }
+
+  async #build(bytesTotal: number): Promise<void> {
+    try {
+      if (!existsSync(this.#jsonl)) {
+        this.notes.push(`${this.#jsonl} does not exist yet: no episodes`);
+        this.#index = undefined;
+      } else {
+        this.#index = await indexJsonl(this.#jsonl, this.#taskFacts, {
+          onProgress: (bytes) => {
+            this.#status = { state: 'indexing', bytesDone: bytes, bytesTotal };
+          },
+        });
+      }
+      this.#status = { state: 'ready', bytesDone: bytesTotal, bytesTotal };
+    } catch (e) {
+      this.#status = { state: 'failed', bytesDone: 0, bytesTotal, error: (e as Error).message };
+      throw e;
+    }
+  }
+
+  #loadTasks(): void {
+    const file = this.#tasksFile;
+    if (file === undefined) return;
+    const size = statSync(file).size;
+    if (size > MAX_TASKS_BYTES) {
+      this.notes.push(`${file} is ${Math.round(size / 2 ** 20)} MB, too large to load: no task panel`);
+      return;
+    }
+    try {
+      const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      if (!Array.isArray(value)) throw new Error('not a JSON list of tasks');
+      this.#tasks = value;
+      this.#taskFacts = tasksFacts(value);
+    } catch (e) {
+      this.notes.push(`${file}: ${(e as Error).message}; no task panel`);
+    }
+  }
+
+  status(): SourceStatus {
+    return this.#status;
+  }
+
+  /**
+   * Resolves when the index is built. When the file changed since (a run still going appended episodes, or a
+   * finished run rewrote it), indexes it again first, so reloading the page shows the run as it is now.
+   */
+  ready(): Promise<void> {
+    if (this.#status.state !== 'indexing' && this.#stamp() !== this.#snapshot) this.#ready = this.#start();
+    return this.#ready;
+  }
+
+  facts(): readonly EpisodeFacts[] {
+    return this.#index?.facts ?? [];
+  }
+
+  malformed(): readonly MalformedLine[] {
+    return this.#index?.malformed ?? [];
+  }
+
+  superseded(): number {
+    return this.#index?.superseded ?? 0;
+  }
+
+  #factsAt(line: number): EpisodeFacts | undefined {
+    this.#byLine ??= new Map(this.facts().map((f) => [f.line, f]));
+    return this.#byLine.get(line);
+  }
+
+  #task(record: Record<string, unknown>): { task?: unknown; note?: string } {
+    if (this.#tasks === undefined) {
+      return {
+        note: this.kind === 'jsonl' ? 'tasks not given (pass the run folder)' : 'tasks.json not loaded',
+      };
+    }
+    const byIndex = typeof record.task_index === 'number' ? this.#tasks[record.task_index] : undefined;
+    const matches = (t: unknown) =>
+      typeof t === 'object' && t !== null && (t as { id?: unknown }).id === record.task_id;
+    const task = matches(byIndex) ? byIndex : this.#tasks.find(matches);
+    return task === undefined ? { note: `task ${String(record.task_id)} is not in tasks.json` } : { task };
+  }
+
+  async #line(line: number): Promise<string> {
+    await this.ready();
+    const index = this.#index;
+    if (index === undefined) throw new RangeError(`no line ${line}`);
+    const [text] = await readSpans(this.#jsonl, [index.spans.get(line)]);
+    return text ?? '';
+  }
+
+  async episode(line: number): Promise<EpisodeDetail> {
+    const text = await this.#line(line);
+    const bad = this.malformed().find((m) => m.line === line);
+    const noDiff = { available: false as const, reason: 'the record is not readable' };
+    if (bad !== undefined) {
+      return {
+        line,
+        format: 'cove',
+        malformed: { reason: bad.reason, text: text.slice(0, 4000) },
+        stateDiff: noDiff,
+      };
+    }
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(text) as Record<string, unknown>;
+    } catch (e) {
+      const reason = `not JSON (${(e as Error).message})`;
+      return { line, format: 'cove', malformed: { reason, text: text.slice(0, 4000) }, stateDiff: noDiff };
+    }
+    const { task, note } = this.#task(record);
+    const facts = this.#factsAt(line);
+    return coveDetail(line, record, facts, task, note, this.#tasks !== undefined);
+  }
+
+  async previews(lines: readonly number[], chars: number): Promise<Map<number, string>> {
+    await this.ready();
+    const index = this.#index;
+    const out = new Map<number, string>();
+    if (index === undefined) return out;
+    const wanted = lines.filter((l) => l >= 0 && l < index.spans.count);
+    const texts = await readSpans(
+      this.#jsonl,
+      wanted.map((l) => index.spans.get(l)),
+    );
+    wanted.forEach((line, i) => {
+      try {
+        const r = JSON.parse(texts[i] ?? '') as { messages?: { role?: unknown; content?: unknown }[] };
+        const first = (r.messages ?? []).find((m) => m.role === 'user' && typeof m.content === 'string');
+        if (first !== undefined) out.set(line, String(first.content).slice(0, chars));
+      } catch {
+        // malformed lines have no preview
+      }
+    });
+    return out;
+  }
+
+  search(text: string): Promise<ReadonlySet<number>> {
+    const known = this.#searches.get(text);
+    if (known !== undefined) return known;
+    const found = this.#search(text);
+    this.#searches.set(text, found);
+    if (this.#searches.size > 8) this.#searches.delete(this.#searches.keys().next().value as string);
+    return found;
+  }
+
+  async #search(text: string): Promise<ReadonlySet<number>> {
+    await this.ready();
+    const index = this.#index;
+    const hits = new Set<number>();
+    if (index === undefined || text === '') return hits;
+    const pattern = searchPattern(text);
+    const handle = await open(this.#jsonl, 'r');
+    try {
+      const facts = this.facts();
+      const chunk = 8 * 1024 * 1024;
+      let i = 0;
+      while (i < facts.length) {
+        // read a run of consecutive records up to `chunk` bytes in one go
+        const first = index.spans.get((facts[i] as EpisodeFacts).line);
+        let j = i + 1;
+        let end = first.offset + first.length;
+        while (j < facts.length) {
+          const s = index.spans.get((facts[j] as EpisodeFacts).line);
+          if (s.offset + s.length - first.offset > chunk && j > i) break;
+          end = s.offset + s.length;
+          j++;
+        }
+        const buf = Buffer.allocUnsafe(end - first.offset);
+        await handle.read(buf, 0, buf.length, first.offset);
+        for (let k = i; k < j; k++) {
+          const f = facts[k] as EpisodeFacts;
+          const s = index.spans.get(f.line);
+          const from = s.offset - first.offset;
+          const a = s.messagesStart >= 0 ? from + s.messagesStart : from;
+          const b = s.messagesEnd >= 0 ? from + s.messagesEnd : from + s.length;
+          if (pattern.test(buf.toString('latin1', a, b))) hits.add(f.line);
+        }
+        i = j;
+      }
+    } finally {
+      await handle.close();
+    }
+    return hits;
+  }
+
+  async stateDiff(line: number): Promise<StateDiffResult> {
+    const none = (why: string): StateDiffResult => ({
+      available: false,
+      notes: [why],
+      entities: [],
+      divergences: [],
+    });
+    if (this.#tasksFile === undefined || this.#tasks === undefined)
+      return none('no tasks.json: the state diff needs the run folder (its tasks and DB)');
+    const text = await this.#line(line);
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return none('the record is not readable');
+    }
+    const { task } = this.#task(record);
+    if (task === undefined) return none(`task ${String(record.task_id)} is not in tasks.json`);
+    const tasksFile = this.#tasksFile;
+    this.#diffContext ??= Promise.resolve().then(() => ({ tasksFile, domains: new Map() }));
+    const context = await this.#diffContext;
+    return coveStateDiff(context, record, task);
+  }
+}

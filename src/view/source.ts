@@ -1,0 +1,95 @@
+import type { EpisodeFacts, MalformedLine } from './facts.js';
+
+/** One message as the page shows it: OpenAI chat shape, with τ²'s tool error flag where known. */
+export interface ViewMessage {
+  readonly role: string;
+  readonly content: string | null;
+  readonly tool_calls?: readonly { id: string; name: string; arguments: string }[];
+  readonly tool_call_id?: string;
+  readonly name?: string;
+  /** The tool call failed (τ²'s flag; for cove records, a tool text starting with `Error:`). */
+  readonly error?: boolean;
+  readonly reasoning_content?: string;
+  /** Tokens and cost of the model call that produced the message. */
+  readonly usage?: Readonly<Record<string, number>>;
+}
+
+/** An episode as the page shows it. */
+export interface EpisodeDetail {
+  readonly line: number;
+  readonly format: 'cove' | 'tau2';
+  /** Set when the line is not a readable record: the reason and the start of its text. */
+  readonly malformed?: { readonly reason: string; readonly text: string };
+  readonly facts?: EpisodeFacts;
+  /** The record's fields but `messages` and `tools` (verification, evaluation, usage, τ²'s reward_info, …). */
+  readonly record?: Readonly<Record<string, unknown>>;
+  readonly messages?: readonly ViewMessage[];
+  /** The task of the episode (τ² fields and the `cove` block), when the source has its tasks. */
+  readonly task?: unknown;
+  /** Why there is no task, when there is none. */
+  readonly taskNote?: string;
+  /** Whether a state diff can be computed, or why not. */
+  readonly stateDiff: { readonly available: true } | { readonly available: false; readonly reason: string };
+}
+
+/** Progress of a source's index. */
+export interface SourceStatus {
+  readonly state: 'indexing' | 'ready' | 'failed';
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+  readonly error?: string;
+}
+
+/** One entity of a state diff: its text in the base, after the episode, and after the gold actions. */
+export interface EntityStateDiff {
+  readonly collection: string;
+  readonly key: string;
+  /** τ²-hash style JSON text of the entity (`null`: absent). */
+  readonly base: string | null;
+  readonly final: string | null;
+  readonly gold: string | null;
+  /** The episode left it as the gold actions do. */
+  readonly match: boolean;
+  /** Ids of the episode's tool calls that changed it. */
+  readonly changedBy: readonly string[];
+}
+
+/** What the state-diff panel shows. */
+export interface StateDiffResult {
+  readonly available: boolean;
+  /** Why not available, or a note (e.g. where a replayed tool output differed from the recorded one). */
+  readonly notes: readonly string[];
+  readonly entities: readonly EntityStateDiff[];
+  /** Replayed calls whose output differed from the recorded tool message (the diff is then unreliable). */
+  readonly divergences: readonly { call_id: string; tool: string }[];
+}
+
+/**
+ * A run, a trajectories file or a τ² results file opened for viewing. Facts are in memory; records are read
+ * when asked for.
+ */
+export interface ViewSource {
+  readonly format: 'cove' | 'tau2';
+  /** What was given: `run` folder, `jsonl` file or τ² `results` file. */
+  readonly kind: 'run' | 'jsonl' | 'results';
+  readonly path: string;
+  readonly label: string;
+  /** The files the source reads (absolute paths); nothing else is read. */
+  readonly files: readonly string[];
+  /** Things the page should say about the source (missing tasks, …). */
+  readonly notes: readonly string[];
+  status(): SourceStatus;
+  /** Resolves when the index is built. @throws what building it threw. */
+  ready(): Promise<void>;
+  facts(): readonly EpisodeFacts[];
+  malformed(): readonly MalformedLine[];
+  /** Lines left out because a later line had the same id. */
+  superseded(): number;
+  /** The episode at `line`. @throws {RangeError} when there is no such line. */
+  episode(line: number): Promise<EpisodeDetail>;
+  /** Lines whose messages contain `text` (case-insensitive for ASCII letters). */
+  search(text: string): Promise<ReadonlySet<number>>;
+  stateDiff(line: number): Promise<StateDiffResult>;
+  /** First user message of some lines (for the list), at most `chars` characters each. */
+  previews(lines: readonly number[], chars: number): Promise<Map<number, string>>;
+}
