@@ -163,6 +163,7 @@ function toTask(
       seed: options.seed,
       index,
       domain: options.domain,
+      user_id: draft.userId,
       cove_version: options.coveVersion,
       references: { user: draft.userStrategy, constraints: draft.strategies },
     },

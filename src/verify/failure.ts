@@ -20,6 +20,8 @@ export type FailureCause =
   | 'wrong_write'
   | 'redundant_write'
   | 'information_not_given'
+  | 'ungrounded_refusal'
+  | 'identical_call_run'
   | 'state_mismatch'
   | 'not_evaluated';
 
@@ -38,7 +40,8 @@ function lastAgentText(messages: readonly ChatMessage[]): string {
  * limits, infrastructure), then invalid arguments, unknown tools and leaks, then the verdict. For CoVe's
  * verification: a write by a write tool of an unsatisfied constraint's kind on another entity is a `wrong_write`
  * (the right action on the wrong order, …); other writes outside the constraints are `redundant_write`; unmet
- * information constraints alone are `information_not_given`; a user who stopped while the agent was asking for
+ * information constraints alone are `information_not_given`, refusals (or other grounded kinds) said without the
+ * reads the policy requires `ungrounded_refusal`; a user who stopped while the agent was asking for
  * a confirmation, or before the agent did anything past its greeting, `user_stopped_early`. For a τ² evaluation:
  * a reward that could not be computed is `not_evaluated`, a failed DB check `state_mismatch`, an unmet
  * communicate check `information_not_given`.
@@ -76,6 +79,8 @@ export function attributeFailure(
   if (verification.redundant.length > 0) return 'redundant_write';
   if (unsatisfied.length > 0 && unsatisfied.every((c) => kindOf(c.kind)?.category === 'information'))
     return 'information_not_given';
+  if (unsatisfied.length > 0 && unsatisfied.every((c) => c.evidence.includes('not grounded:')))
+    return 'ungrounded_refusal';
   return stoppedOrWrong(outcome, writeTools);
 }
 

@@ -240,8 +240,9 @@ describe('verifier', () => {
     expect(said).toMatchObject({ score: 1, tau2Reward: 1, stateMatch: true });
   });
 
-  it('refusal: satisfied when the order stays untouched', () => {
+  it('refusal: an untouched order is not enough without the grounding reads (test/verify/grounding.test.ts)', () => {
     const task = findTask(['refusal']);
-    expect(verify(task, []).v).toMatchObject({ score: 1, stateMatch: true, tau2Reward: 1 });
+    // τ²'s DB × COMMUNICATE cannot tell a do-nothing agent from a grounded refusal; CoVe's score can
+    expect(verify(task, []).v).toMatchObject({ score: 0, stateMatch: true, tau2Reward: 1 });
   });
 });
