@@ -63,7 +63,8 @@ export interface LookupRead {
  * the `identify` reads, then look up the entity by one of the `lookup` reads, then tell the user (an agent text
  * after the lookup); no successful write may change the entity (`entity.collection`, keyed by
  * `args[entity.constraintArg]`) and the episode must end by a user or agent stop. The verifier checks this for
- * every kind that declares it, in every domain; a `refusal` kind that declares none never holds.
+ * every kind that declares it, in every domain; a `refusal` kind that declares none never holds. An empty
+ * `identify` list declares a policy that needs no identification (only the lookup is then required).
  */
 export interface Grounding {
   readonly identify: readonly IdentifyRead[];

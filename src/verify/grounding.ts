@@ -43,17 +43,21 @@ export function checkGrounding(
   const no = (why: string): PredicateResult => ({ satisfied: false, evidence: `not grounded: ${why}` });
   if (input.termination !== 'user_stop' && input.termination !== 'agent_stop')
     return no(`the episode ended with ${input.termination}`);
-  const identified = input.toolCalls.findIndex((call) => {
-    if (call.error) return false;
-    return grounding.identify.some((read) => {
-      if (read.tool !== call.name) return false;
-      if (input.userId === undefined) return true;
-      if (read.user === 'result') return resultOf(call, input.messages).trim() === input.userId;
-      const value = argsOf(call)?.get(read.user.argument);
-      return value !== undefined && pyEquals(value, input.userId);
-    });
-  });
-  if (identified < 0)
+  // a policy that requires no identification declares no identify reads
+  const identified =
+    grounding.identify.length === 0
+      ? -1
+      : input.toolCalls.findIndex((call) => {
+          if (call.error) return false;
+          return grounding.identify.some((read) => {
+            if (read.tool !== call.name) return false;
+            if (input.userId === undefined) return true;
+            if (read.user === 'result') return resultOf(call, input.messages).trim() === input.userId;
+            const value = argsOf(call)?.get(read.user.argument);
+            return value !== undefined && pyEquals(value, input.userId);
+          });
+        });
+  if (identified < 0 && grounding.identify.length > 0)
     return no(`the user was never identified (${grounding.identify.map((r) => r.tool).join(' or ')})`);
   const lookedUp = input.toolCalls.findIndex((call, i) => {
     if (i <= identified || call.error) return false;
@@ -66,10 +70,12 @@ export function checkGrounding(
     });
   });
   const entityKey = String(constraint.args[grounding.entity.constraintArg]);
-  const idCall = input.toolCalls[identified] as ExecutedToolCall;
+  const idCall = input.toolCalls[identified];
+  const identifiedBy =
+    idCall === undefined ? 'no identification required' : `user identified by ${idCall.id} ${idCall.name}`;
   if (lookedUp < 0)
     return no(
-      `after ${idCall.id} ${idCall.name} identified the user, ${entityKey} was never looked up (${grounding.lookup
+      `${identifiedBy}, but ${entityKey} was never looked up after it (${grounding.lookup
         .map((r) => r.tool)
         .join(' or ')})`,
     );
@@ -91,6 +97,6 @@ export function checkGrounding(
   if (told < 0) return no(`the agent said nothing to the user after ${lookupCall.id} ${lookupCall.name}`);
   return {
     satisfied: true,
-    evidence: `user identified by ${idCall.id} ${idCall.name}, ${entityKey} looked up by ${lookupCall.id} ${lookupCall.name}, no write on it, answered at message ${told}`,
+    evidence: `${identifiedBy}, ${entityKey} looked up by ${lookupCall.id} ${lookupCall.name}, no write on it, answered at message ${told}`,
   };
 }

@@ -139,7 +139,9 @@ describe('grounded refusals', () => {
   it('identifying the user without looking the order up scores 0', async () => {
     const { verdict } = await play(task, [identify, { say: REFUSE }]);
     expect(verdict.reward).toBe(0);
-    expect(verdict.verification.constraints[0]?.evidence).toMatch(/was never looked up/);
+    expect(verdict.verification.constraints[0]?.evidence).toMatch(
+      /identified by call_1 find_user_id_by_email, but .* was never looked up/,
+    );
   });
 
   it('looking the order up before identifying the user scores 0', async () => {
