@@ -12,6 +12,7 @@ import { coveEvaluator } from '../verify/cove-evaluator.js';
 import { attributeFailure } from '../verify/failure.js';
 import { scanLeaks } from '../verify/leak-scan.js';
 import type { Verification } from '../verify/verification.js';
+import { doNothingReward } from './baseline.js';
 import { type TrajectoryRecord, type TrajectorySettings, trajectoryId } from './trajectory.js';
 
 /** Builds the two roles of one episode. */
@@ -116,7 +117,15 @@ export async function runTaskEpisode(
       const cove = coveEvaluatorOf(context.domain, context.gamma).evaluate(input);
       verification = cove.verification;
       graded = cove;
-    } else graded = await Promise.resolve(tau2Evaluator.evaluate(input));
+    } else {
+      // τ²'s grading is kept; a task a do-nothing agent passes is flagged on every one of its records
+      const tau2 = await Promise.resolve(tau2Evaluator.evaluate(input));
+      const idle = await doNothingReward(context.domain, context.base, task, context.settings.semantics);
+      graded = {
+        ...tau2,
+        report: { ...tau2.report, do_nothing_reward: idle, do_nothing_passes: idle === 1 },
+      };
+    }
     const evaluation: Evaluation = {
       evaluator: graded.evaluator,
       reward: graded.reward,

@@ -1,3 +1,4 @@
+import type { DoNothingBaseline } from './baseline.js';
 import { keptForSft, type TrajectoryRecord } from './trajectory.js';
 
 /** Rewards of a run's episodes by evaluator (CoVe's score or τ²'s reward); `null` rewards are counted apart. */
@@ -32,6 +33,8 @@ export interface RunSummary {
   /** Mean τ² reward over the episodes where it could be computed. */
   readonly mean_tau2_reward: number;
   readonly reward: RewardSummary;
+  /** What a do-nothing agent would get on the run's tasks, computed (target 0 for generated tasks). */
+  readonly baseline?: DoNothingBaseline;
   readonly yield_by_kind: Record<string, { tasks: number; passed: number; yield: number }>;
   readonly yield_by_k: Record<string, { tasks: number; passed: number; yield: number }>;
   readonly yield_by_difficulty: Record<string, { tasks: number; passed: number; yield: number }>;
@@ -106,6 +109,7 @@ export function summarize(
   records: readonly TrajectoryRecord[],
   tasks: readonly TaskFacts[],
   wallTimeS: number,
+  baseline?: DoNothingBaseline,
 ): RunSummary {
   const passed = new Set(records.filter(keptForSft).map((r) => r.task_index));
   const attempted = new Set(records.map((r) => r.task_index));
@@ -159,6 +163,7 @@ export function summarize(
       ).toFixed(4),
     ),
     reward: rewardSummary(records),
+    ...(baseline === undefined ? {} : { baseline }),
     yield_by_kind: group((t) => [...t.kinds]),
     yield_by_k: group((t) => [String(t.k)]),
     yield_by_difficulty: group((t) => [t.difficulty]),
