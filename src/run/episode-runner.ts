@@ -5,6 +5,7 @@ import type { EnvironmentBase } from '../env/environment-base.js';
 import type { Evaluation } from '../eval/evaluator.js';
 import { tau2Evaluator } from '../eval/tau2-evaluator.js';
 import type { AgentContext } from '../sim/agent-context.js';
+import { longestIdenticalRun } from '../sim/call-key.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
 import type { RunTask } from '../tasks/task.js';
@@ -135,12 +136,13 @@ export async function runTaskEpisode(
     const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
     const known = new Set(context.domain.tools.map((t) => t.name));
     const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
+    const identicalRun = longestIdenticalRun(outcome.toolCalls);
     const failure = attributeFailure(
       outcome,
       verification ?? evaluation,
       context.domain.synthesis?.kinds ?? [],
       new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
-      { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown },
+      { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown, identicalCallRun: identicalRun },
     );
     const usage = outcome.usage;
     return {
@@ -174,6 +176,7 @@ export async function runTaskEpisode(
       leaks,
       invalid_tool_arguments: invalid,
       unknown_tool_calls: unknown,
+      identical_call_run: identicalRun,
       ...(failure === undefined ? {} : { failure }),
       benchmark_data: context.benchmarkData,
     };

@@ -44,6 +44,8 @@ export interface RunSummary {
     readonly user_turns: Stats;
     readonly messages: Stats;
     readonly tool_calls: Stats;
+    /** Longest run of consecutive identical calls (name + canonical arguments) per episode. */
+    readonly identical_call_run: Stats;
   };
   readonly leaks: number;
   readonly invalid_tool_arguments: number;
@@ -173,6 +175,7 @@ export function summarize(
       user_turns: stats(records.map((r) => r.messages.filter((m) => m.role === 'user').length)),
       messages: stats(records.map((r) => r.messages.length)),
       tool_calls: stats(records.map((r) => r.messages.filter((m) => m.role === 'tool').length)),
+      identical_call_run: stats(records.map((r) => r.identical_call_run ?? 0)),
     },
     leaks: records.reduce((a, r) => a + r.leaks, 0),
     invalid_tool_arguments: records.reduce((a, r) => a + r.invalid_tool_arguments, 0),

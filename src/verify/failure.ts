@@ -1,4 +1,5 @@
 import type { Evaluation } from '../eval/evaluator.js';
+import { IDENTICAL_CALL_RUN_LIMIT } from '../sim/call-key.js';
 import type { ChatMessage } from '../sim/messages.js';
 import type { EpisodeOutcome } from '../sim/run-episode.js';
 import type { ConstraintKind } from '../tasks/constraint.js';
@@ -37,7 +38,8 @@ function lastAgentText(messages: readonly ChatMessage[]): string {
 
 /**
  * The most specific cause of a failed episode, or `undefined` when it passed. In order: the termination (errors,
- * limits, infrastructure), then invalid arguments, unknown tools and leaks, then the verdict. For CoVe's
+ * limits, infrastructure), then invalid arguments, unknown tools, leaks and a run of identical calls (≥ 5, by
+ * name and canonical arguments, when the guard was off), then the verdict. For CoVe's
  * verification: a write by a write tool of an unsatisfied constraint's kind on another entity is a `wrong_write`
  * (the right action on the wrong order, …); other writes outside the constraints are `redundant_write`; unmet
  * information constraints alone are `information_not_given`, refusals (or other grounded kinds) said without the
@@ -51,7 +53,7 @@ export function attributeFailure(
   verdict: Verification | Evaluation,
   kinds: readonly ConstraintKind[],
   writeTools: ReadonlySet<string>,
-  extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number },
+  extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number; identicalCallRun?: number },
 ): FailureCause | undefined {
   switch (outcome.termination) {
     case 'infrastructure_error':
@@ -68,6 +70,7 @@ export function attributeFailure(
   if (extra.invalidToolArguments > 0) return 'invalid_tool_arguments';
   if (extra.unknownToolCalls > 0) return 'unknown_tool';
   if (extra.leaks > 0) return 'leak';
+  if ((extra.identicalCallRun ?? 0) >= IDENTICAL_CALL_RUN_LIMIT) return 'identical_call_run';
   if ('evaluator' in verdict) return evaluationFailure(outcome, verdict, writeTools);
   const verification = verdict;
   if (verification.score === 1) return verification.stateMatch ? undefined : 'state_mismatch';
