@@ -136,7 +136,7 @@ export async function runTaskEpisode(
     const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
     const known = new Set(context.domain.tools.map((t) => t.name));
     const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
-    const identicalRun = longestIdenticalRun(outcome.toolCalls);
+    const identicalRun = outcome.identicalCallRun ?? longestIdenticalRun(outcome.toolCalls);
     const failure = attributeFailure(
       outcome,
       verification ?? evaluation,
