@@ -59,7 +59,7 @@ export interface LookupRead {
 }
 
 /**
- * What a policy-abiding agent does before it says no (issue 23, docs/grounding.md): identify the user by one of
+ * What a policy-abiding agent does before it says no (issue 23, docs/rewards.md): identify the user by one of
  * the `identify` reads, then look up the entity by one of the `lookup` reads, then tell the user (an agent text
  * after the lookup); no successful write may change the entity (`entity.collection`, keyed by
  * `args[entity.constraintArg]`) and the episode must end by a user or agent stop. The verifier checks this for

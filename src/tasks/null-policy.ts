@@ -10,7 +10,7 @@ import { coveEvaluator } from '../verify/cove-evaluator.js';
 import type { RunTask } from './task.js';
 
 /**
- * The two null policies of issue 23 (docs/null-policies.md): `do_nothing` makes no tool call and answers every
+ * The two null policies of issue 23 (docs/rewards.md): `do_nothing` makes no tool call and answers every
  * turn with one refusal; `read_only` reads every entity the task names by its exact id (user id and the
  * constraints' string arguments) with the domain's read tools — except the reads that identify the user, which
  * belong to a policy-abiding agent — and then answers with the same refusal. Neither ever writes.
