@@ -23,8 +23,8 @@ export async function sampleTrajectories(domain: Domain, tasksCount = 100): Prom
     sandbox: { domain: domain.name, seed: 1, size: { users: 500, orders: 1000 } },
     canonical_sha256: hashes.canonical_sha256,
   };
-  const { tasks } = synthesizeTasks(
-    synthesis,
+  const { tasks } = await synthesizeTasks(
+    domain,
     base,
     {
       domain: domain.name,

@@ -21,8 +21,8 @@ export async function benchScriptedEpisodes(
   if (sandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
   const { base, hashes } = baseFromValue(domain, sandbox.generate(1, sandboxSize(sandbox)), 'sandbox');
   const synthStart = performance.now();
-  const { tasks } = synthesizeTasks(
-    synthesis,
+  const { tasks } = await synthesizeTasks(
+    domain,
     base,
     {
       domain: domain.name,

@@ -46,8 +46,8 @@ export async function benchLlmBound(domain: Domain, tasksCount = 384): Promise<R
   const synthesis = domain.synthesis;
   if (sandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
   const { base, hashes } = baseFromValue(domain, sandbox.generate(2, sandboxSize(sandbox)), 'sandbox');
-  const { tasks } = synthesizeTasks(
-    synthesis,
+  const { tasks } = await synthesizeTasks(
+    domain,
     base,
     {
       domain: domain.name,

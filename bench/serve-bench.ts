@@ -58,8 +58,8 @@ export async function benchServe(domain: Domain): Promise<Record<string, number>
   const synthesis = domain.synthesis;
   if (sandbox === undefined || synthesis === undefined) throw new Error('domain cannot generate');
   const { base, hashes } = baseFromValue(domain, sandbox.generate(1, sandboxSize(sandbox)), 'sandbox');
-  const { tasks } = synthesizeTasks(
-    synthesis,
+  const { tasks } = await synthesizeTasks(
+    domain,
     base,
     {
       domain: domain.name,

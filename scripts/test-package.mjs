@@ -48,7 +48,7 @@ import type { TrajectoryRecord } from 'cove';
 
 const domain = getDomain('retail');
 const loaded = sandboxBase(domain, 3, { users: 60, orders: 120 });
-const { tasks } = synthesizeTasks(domain.synthesis!, loaded.base, {
+const { tasks } = await synthesizeTasks(domain, loaded.base, {
   domain: 'retail', seed: 3, difficulty: 'mixed', fuzz: 2, semantics: 'parity',
   db: { path: 'sandbox', canonical_sha256: loaded.hashes.canonical_sha256, benchmark: false }, coveVersion: 'package-test',
 }, 5);

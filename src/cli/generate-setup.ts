@@ -7,7 +7,7 @@ import type { Semantics } from '../env/tool.js';
 import type { TaskSource } from '../run/task-source.js';
 import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
 import type { SynthesisOptions } from '../tasks/sampler.js';
-import { synthesizeTask } from '../tasks/sampler.js';
+import { synthesizeVettedTask } from '../tasks/sampler.js';
 import type { FuzzLevel } from '../tasks/synthesis.js';
 import { parseTau2Tasks } from '../tasks/tau2-task.js';
 import { COVE_VERSION } from '../version.js';
@@ -95,7 +95,9 @@ export function taskSource(
     semantics: options.semantics,
     async tasks(n, onTask, shouldStop) {
       while (made.length < n && shouldStop?.() !== true) {
-        made.push(synthesizeTask(synthesis, choice.loaded.base, synthesisOptions, made.length));
+        made.push(
+          (await synthesizeVettedTask(domain, choice.loaded.base, synthesisOptions, made.length)).task,
+        );
         onTask?.(made.length);
         if (made.length % 16 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }

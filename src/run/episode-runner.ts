@@ -6,6 +6,7 @@ import type { Episode } from '../env/episode.js';
 import type { Evaluation, EvaluationInput } from '../eval/evaluator.js';
 import { tau2Evaluator } from '../eval/tau2-evaluator.js';
 import type { AgentContext } from '../sim/agent-context.js';
+import { longestIdenticalRun } from '../sim/call-key.js';
 import type { EpisodeOutcome } from '../sim/episode-session.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
@@ -14,6 +15,7 @@ import { coveEvaluator } from '../verify/cove-evaluator.js';
 import { attributeFailure } from '../verify/failure.js';
 import { scanLeaks } from '../verify/leak-scan.js';
 import type { Verification } from '../verify/verification.js';
+import { doNothingReward } from './baseline.js';
 import { type TrajectoryRecord, type TrajectorySettings, trajectoryId } from './trajectory.js';
 
 /** Builds the two roles of one episode. */
@@ -152,8 +154,16 @@ export async function gradeEpisode(
       verification: cove.verification,
     };
   }
+  // τ²'s grading is kept; a task a do-nothing agent passes is flagged on every one of its records
   const graded = await Promise.resolve(tau2Evaluator.evaluate(input));
-  return { evaluation: { evaluator: graded.evaluator, reward: graded.reward, report: graded.report } };
+  const idle = await doNothingReward(domain, input.env.base, input.task, input.env.semantics);
+  return {
+    evaluation: {
+      evaluator: graded.evaluator,
+      reward: graded.reward,
+      report: { ...graded.report, do_nothing_reward: idle, do_nothing_passes: idle === 1 },
+    },
+  };
 }
 
 /** One finished episode, as {@link episodeRecord} needs it. */
@@ -193,12 +203,13 @@ export async function episodeRecord(
   const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
   const known = new Set(context.domain.tools.map((t) => t.name));
   const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
+  const identicalRun = outcome.identicalCallRun ?? longestIdenticalRun(outcome.toolCalls);
   const failure = attributeFailure(
     outcome,
     verification ?? evaluation,
     context.domain.synthesis?.kinds ?? [],
     new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
-    { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown },
+    { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown, identicalCallRun: identicalRun },
   );
   const usage = outcome.usage;
   return {
@@ -232,6 +243,7 @@ export async function episodeRecord(
     leaks,
     invalid_tool_arguments: invalid,
     unknown_tool_calls: unknown,
+    identical_call_run: identicalRun,
     ...(failure === undefined ? {} : { failure }),
     benchmark_data: context.benchmarkData,
   };

@@ -8,6 +8,7 @@ import { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/run-episode.js';
 import { type RunTask, taskIndex } from '../tasks/task.js';
+import { type DoNothingBaseline, doNothingBaseline } from './baseline.js';
 import { BudgetGate } from './budget-gate.js';
 import {
   episodeId,
@@ -196,12 +197,22 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
       writeFileAtomic(paths.trajectories, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
     }
   }
-  const summary = writeDerived(
-    { ...job, tasks: allTasks(paths.tasksJson, job.tasks) },
-    records,
-    (performance.now() - started) / 1000,
-  );
+  const tasks = allTasks(paths.tasksJson, job.tasks);
+  const baseline = await runBaseline(job, tasks, records);
+  const summary = writeDerived({ ...job, tasks }, records, (performance.now() - started) / 1000, baseline);
   return { summary, resumed, newEpisodes, truncatedBytes: loaded.truncatedBytes, newInfrastructureErrors };
+}
+
+/** The do-nothing baseline over the run's tasks that have an episode (this invocation's task objects first). */
+function runBaseline(
+  job: GenerateJob,
+  tasks: readonly RunTask[],
+  records: readonly TrajectoryRecord[],
+): Promise<DoNothingBaseline> {
+  const attempted = new Set(records.map((r) => r.task_id));
+  const own = new Map(job.tasks.map((t) => [t.id, t]));
+  const covered = tasks.filter((t) => attempted.has(t.id)).map((t) => own.get(t.id) ?? t);
+  return doNothingBaseline(job.domain, job.base, covered, job.settings.semantics);
 }
 
 /** The run's whole task list: tasks.json may hold more tasks than this command asked for (an earlier, larger --n). */
@@ -215,6 +226,7 @@ export function writeDerived(
   job: Pick<GenerateJob, 'out' | 'runName' | 'tasks' | 'agentContext'>,
   records: readonly TrajectoryRecord[],
   wallTimeS: number,
+  baseline?: DoNothingBaseline,
 ): RunSummary {
   const paths = runPaths(job.out);
   const rows = sftRows(records, job.agentContext.systemPrompt);
@@ -231,7 +243,7 @@ export function writeDerived(
           },
         ],
   );
-  const summary = summarize(job.runName, records, facts, wallTimeS);
+  const summary = summarize(job.runName, records, facts, wallTimeS, baseline);
   writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

@@ -1,3 +1,4 @@
+import type { DoNothingBaseline } from './baseline.js';
 import { keptForSft, type TrajectoryRecord } from './trajectory.js';
 
 /** Rewards of a run's episodes by evaluator (CoVe's score or τ²'s reward); `null` rewards are counted apart. */
@@ -32,6 +33,8 @@ export interface RunSummary {
   /** Mean τ² reward over the episodes where it could be computed. */
   readonly mean_tau2_reward: number;
   readonly reward: RewardSummary;
+  /** What a do-nothing agent would get on the run's tasks, computed (target 0 for generated tasks). */
+  readonly baseline?: DoNothingBaseline;
   readonly yield_by_kind: Record<string, { tasks: number; passed: number; yield: number }>;
   readonly yield_by_k: Record<string, { tasks: number; passed: number; yield: number }>;
   readonly yield_by_difficulty: Record<string, { tasks: number; passed: number; yield: number }>;
@@ -41,6 +44,8 @@ export interface RunSummary {
     readonly user_turns: Stats;
     readonly messages: Stats;
     readonly tool_calls: Stats;
+    /** Longest run of consecutive identical calls (name + canonical arguments) per episode. */
+    readonly identical_call_run: Stats;
   };
   readonly leaks: number;
   readonly invalid_tool_arguments: number;
@@ -106,6 +111,7 @@ export function summarize(
   records: readonly TrajectoryRecord[],
   tasks: readonly TaskFacts[],
   wallTimeS: number,
+  baseline?: DoNothingBaseline,
 ): RunSummary {
   const passed = new Set(records.filter(keptForSft).map((r) => r.task_index));
   const attempted = new Set(records.map((r) => r.task_index));
@@ -159,6 +165,7 @@ export function summarize(
       ).toFixed(4),
     ),
     reward: rewardSummary(records),
+    ...(baseline === undefined ? {} : { baseline }),
     yield_by_kind: group((t) => [...t.kinds]),
     yield_by_k: group((t) => [String(t.k)]),
     yield_by_difficulty: group((t) => [t.difficulty]),
@@ -168,6 +175,7 @@ export function summarize(
       user_turns: stats(records.map((r) => r.messages.filter((m) => m.role === 'user').length)),
       messages: stats(records.map((r) => r.messages.length)),
       tool_calls: stats(records.map((r) => r.messages.filter((m) => m.role === 'tool').length)),
+      identical_call_run: stats(records.map((r) => r.identical_call_run ?? 0)),
     },
     leaks: records.reduce((a, r) => a + r.leaks, 0),
     invalid_tool_arguments: records.reduce((a, r) => a + r.invalid_tool_arguments, 0),

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../core/hash.js';
 import type { OpenAiTool } from '../env/openai-tools.js';
 import type { Evaluation } from '../eval/evaluator.js';
+import { IDENTICAL_CALL_RUN_LIMIT } from '../sim/call-key.js';
 import type { ChatMessage } from '../sim/messages.js';
 import type { TerminationReason } from '../sim/run-episode.js';
 import type { Verification } from '../verify/verification.js';
@@ -58,6 +59,9 @@ export interface TrajectoryRecord {
   readonly invalid_tool_arguments: number;
   /** Tool calls naming a tool the domain does not have (such episodes never enter SFT either). */
   readonly unknown_tool_calls: number;
+  /** The longest run of consecutive identical tool calls (name + canonical arguments); ≥ 5 never enters SFT,
+   * also when the repeated-call guard was off (`--text tau2`). Absent in records made before cove counted it. */
+  readonly identical_call_run?: number;
   /** Why the episode did not pass, when it did not (failure attribution for summary.json). */
   readonly failure?: string;
   /** Whether the trajectory benefits from τ² benchmark data (DB from τ²'s files). */
@@ -92,12 +96,19 @@ export function recordReward(r: TrajectoryRecord): number | null {
 /**
  * Whether a trajectory is kept for SFT: for generated tasks score 1 and state match, for τ² tasks a τ² reward of
  * exactly 1 (never `null`); and nothing a model should not learn (invalid tool arguments, unknown tool names, a
- * user turn leaking a fuzzified id).
+ * user turn leaking a fuzzified id, a run of {@link IDENTICAL_CALL_RUN_LIMIT} identical calls — recorded as the
+ * failure `identical_call_run`).
  */
 export function keptForSft(r: TrajectoryRecord): boolean {
   const passed =
     r.verification !== undefined
       ? r.verification.score === 1 && r.verification.stateMatch
       : r.evaluation?.reward === 1;
-  return passed && r.invalid_tool_arguments === 0 && (r.unknown_tool_calls ?? 0) === 0 && r.leaks === 0;
+  return (
+    passed &&
+    r.invalid_tool_arguments === 0 &&
+    (r.unknown_tool_calls ?? 0) === 0 &&
+    r.leaks === 0 &&
+    (r.identical_call_run ?? 0) < IDENTICAL_CALL_RUN_LIMIT
+  );
 }

@@ -57,6 +57,8 @@ export interface EpisodeOutcome {
   readonly steps: number;
   readonly toolErrors: number;
   readonly toolCalls: readonly ExecutedToolCall[];
+  /** The longest run of consecutive identical calls (name + canonical arguments), guard or no guard. */
+  readonly identicalCallRun?: number;
   readonly usage: { readonly agent: Usage; readonly user: Usage };
   /** Token usage of each model-generated message, by its index in `messages` (scripted roles report none). */
   readonly messageUsage: readonly ({ readonly message_index: number } & Usage)[];
@@ -130,6 +132,7 @@ export class EpisodeSession {
   #userUsage = ZERO;
   #lastCall = '';
   #repeats = 0;
+  #longestRun = 0;
   #started = false;
   #termination: TerminationReason | undefined;
   #detail: string | undefined;
@@ -223,6 +226,7 @@ export class EpisodeSession {
       steps: this.#steps,
       toolErrors: this.#toolErrors,
       toolCalls: this.toolCalls,
+      identicalCallRun: this.#longestRun,
       usage: { agent: this.#agentUsage, user: this.#userUsage },
       messageUsage: this.messageUsage,
     };
@@ -310,6 +314,7 @@ export class EpisodeSession {
       'error' in parsed ? call.function.arguments : parsed.value,
     );
     this.#repeats = signature === this.#lastCall ? this.#repeats + 1 : 1;
+    if (this.#repeats > this.#longestRun) this.#longestRun = this.#repeats;
     this.#lastCall = signature;
   }
 }

@@ -38,10 +38,46 @@ export interface PredicateResult {
   readonly evidence: string;
 }
 
+/**
+ * A read that identifies the user the task is about: a successful call of `tool` whose result text
+ * (`user: 'result'`, e.g. a lookup by email that returns the user id) or whose argument `user.argument` (e.g.
+ * `get_user_details(user_id)` where the policy authenticates by user id) equals the task's `cove.user_id`.
+ */
+export interface IdentifyRead {
+  readonly tool: string;
+  readonly user: 'result' | { readonly argument: string };
+}
+
+/**
+ * A read that looks up the entity a request concerns: a successful call of `tool` whose argument `argument`
+ * equals (Python `==` on the parsed values) the constraint's `args[constraintArg]`.
+ */
+export interface LookupRead {
+  readonly tool: string;
+  readonly argument: string;
+  readonly constraintArg: string;
+}
+
+/**
+ * What a policy-abiding agent does before it says no (issue 23, docs/rewards.md): identify the user by one of
+ * the `identify` reads, then look up the entity by one of the `lookup` reads, then tell the user (an agent text
+ * after the lookup); no successful write may change the entity (`entity.collection`, keyed by
+ * `args[entity.constraintArg]`) and the episode must end by a user or agent stop. The verifier checks this for
+ * every kind that declares it, in every domain; a `refusal` kind that declares none never holds. An empty
+ * `identify` list declares a policy that needs no identification (only the lookup is then required).
+ */
+export interface Grounding {
+  readonly identify: readonly IdentifyRead[];
+  readonly lookup: readonly LookupRead[];
+  readonly entity: { readonly collection: string; readonly constraintArg: string };
+}
+
 /** The behaviour of one constraint kind (docs/design.md §5): gold actions and the final-state predicate. */
 export interface ConstraintKind {
   readonly name: string;
   readonly category: ConstraintCategory;
+  /** The reads a satisfied constraint requires of the trajectory (required for `refusal` kinds). */
+  readonly grounding?: Grounding;
   /** The write tools whose successful calls serve this kind (empty for information and refusal kinds). */
   readonly writeTools: readonly string[];
   /** The tool calls that satisfy the constraint (empty for information and refusal). */

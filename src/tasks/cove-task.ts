@@ -43,6 +43,9 @@ export interface CoveBlock {
   readonly seed: number;
   readonly index: number;
   readonly domain: string;
+  /** The user the task is about (grounding checks that the agent identified this user); absent in tasks made
+   * before cove recorded it. */
+  readonly user_id?: string;
   readonly cove_version: string;
   /** How each reference was described: the user's strategy and, per constraint, `<reference>:<strategy>`. */
   readonly references: { readonly user: string; readonly constraints: readonly (readonly string[])[] };
@@ -87,6 +90,7 @@ const coveBlockSchema = z.looseObject({
   seed: z.number(),
   index: z.number(),
   domain: z.string(),
+  user_id: z.string().optional(),
 });
 
 /**

@@ -1,4 +1,16 @@
 import type { CoveTask } from './cove-task.js';
+import type { NullPolicy } from './null-policy.js';
+
+/** The null-policy check of a synthesis run (issue 23): drafts a do-nothing or read-only policy passed were redrawn. */
+export interface NullPolicyCounts {
+  readonly policies: NullPolicy[];
+  /** Tasks written, each of which both null policies score exactly 0 on. */
+  tasks_checked: number;
+  /** Proven drafts rejected because a null policy collected reward on them (then redrawn). */
+  rejected_draws: number;
+  /** The same drafts by policy (a draft both pass counts for both). */
+  readonly rejected_by: Record<NullPolicy, number>;
+}
 
 /** The quality report of a synthesis run (`cove tasks`), written beside the tasks file. */
 export interface QualityReport {
@@ -16,6 +28,8 @@ export interface QualityReport {
    * (those seen with that kind anywhere in the run) and every k of the run.
    */
   readonly coverage: { readonly cells: number; readonly covered: number; readonly share: number };
+  /** The null-policy check: tasks checked and drafts rejected (absent when the caller did not run it). */
+  readonly null_policy?: NullPolicyCounts;
   readonly benchmark_data: boolean;
 }
 
@@ -27,7 +41,12 @@ function bump(counts: Record<string, number>, key: string): void {
  * Builds the report from the tasks and two independent re-checks done by the caller: `violations` (references
  * that do not resolve uniquely) and `solved` (tasks proven solvable by a fresh replay).
  */
-export function qualityReport(tasks: readonly CoveTask[], violations: number, solved: number): QualityReport {
+export function qualityReport(
+  tasks: readonly CoveTask[],
+  violations: number,
+  solved: number,
+  nullPolicy?: NullPolicyCounts,
+): QualityReport {
   const byKind: Record<string, number> = {};
   const byK: Record<string, number> = {};
   const byStrategy: Record<string, number> = {};
@@ -64,6 +83,7 @@ export function qualityReport(tasks: readonly CoveTask[], violations: number, so
     uniqueness_violations: violations,
     solvability: tasks.length === 0 ? 1 : solved / tasks.length,
     coverage: { cells: total, covered: cells.size, share: total === 0 ? 0 : cells.size / total },
+    ...(nullPolicy === undefined ? {} : { null_policy: nullPolicy }),
     benchmark_data: tasks.some((t) => 'benchmark' in t.cove.db && t.cove.db.benchmark),
   };
 }

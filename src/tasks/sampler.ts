@@ -1,12 +1,14 @@
 import { ConfigError } from '../core/errors.js';
 import { toPyValue } from '../core/py-value.js';
 import { deriveSeed, Rng } from '../core/rng.js';
+import type { Domain } from '../domains/domain.js';
 import type { EntityRef } from '../env/change-tracking.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import { goldKey, rememberGoldState } from '../env/gold-state.js';
 import type { Semantics } from '../env/tool.js';
 import type { Constraint, GoldAction } from './constraint.js';
 import type { CoveFuzz, CoveTask, Difficulty, TaskDbSource } from './cove-task.js';
+import { type NullPolicy, nullPoliciesPassing } from './null-policy.js';
 import type { DomainSynthesis, FuzzLevel, TaskDraft } from './synthesis.js';
 
 /** Options of task synthesis (`cove tasks`, `cove generate`). */
@@ -78,10 +80,56 @@ export function proveSolvable(
 /** No consistent, solvable set of `k` constraints could be drawn for a task: the request exceeds what the DB holds. */
 export class UnsatisfiableTaskError extends ConfigError {}
 
+/** What a task index draws before its attempts: its Rng, difficulty and number of constraints. */
+function taskPlan(options: SynthesisOptions, index: number): { rng: Rng; difficulty: Difficulty; k: number } {
+  const rng = new Rng(deriveSeed(options.seed, 'task', index));
+  const difficulty =
+    options.difficulty === 'mixed' ? rng.pick(['easy', 'medium', 'hard'] as const) : options.difficulty;
+  return { rng, difficulty, k: options.k ?? constraintCount(rng, difficulty) };
+}
+
+/** One draw of task `index`: the proven task, or why the draw was rejected. */
+function attemptTask(
+  synthesis: DomainSynthesis,
+  base: EnvironmentBase,
+  options: SynthesisOptions,
+  index: number,
+  plan: { rng: Rng; k: number },
+  attempt: number,
+): CoveTask | { rejected: string } {
+  const draft = synthesis.draw(plan.rng.child('attempt', attempt), base, {
+    k: plan.k,
+    fuzzLevel: options.fuzz,
+    semantics: options.semantics,
+  });
+  if ('rejected' in draft) return draft;
+  const proof = proveSolvable(synthesis, base, draft, options.semantics);
+  if ('rejected' in proof) return proof;
+  return toTask(draft, proof, options, index, difficultyOf(plan.k));
+}
+
+function unsatisfiable(
+  options: SynthesisOptions,
+  index: number,
+  k: number,
+  reasons: Map<string, number>,
+): UnsatisfiableTaskError {
+  const top = [...reasons]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([r, n]) => `${r} (${n}×)`);
+  return new UnsatisfiableTaskError(
+    `task ${index}: no valid draw of ${k} constraint${k === 1 ? '' : 's'} in ${options.maxAttempts ?? 500} attempts ` +
+      `(${top.join('; ')}); lower --k or --difficulty, or use a DB with more orders per user`,
+  );
+}
+
 /**
  * Synthesizes task `index`: depends only on (seed, index) and the options, so raising `--n` keeps the earlier
  * tasks. Draws until a draft is proven solvable (every gold action succeeds on a copy and every predicate holds
- * on the final state); failing draws are never emitted.
+ * on the final state); failing draws are never emitted. This is the draw without the null-policy check: `cove
+ * tasks` and `cove generate` use {@link synthesizeVettedTask}, which returns the same task unless a null policy
+ * collects reward on it.
  * @throws {UnsatisfiableTaskError} when `maxAttempts` draws all fail (the DB cannot support the requested tasks).
  */
 export function synthesizeTask(
@@ -90,33 +138,57 @@ export function synthesizeTask(
   options: SynthesisOptions,
   index: number,
 ): CoveTask {
-  const rng = new Rng(deriveSeed(options.seed, 'task', index));
-  const difficulty =
-    options.difficulty === 'mixed' ? rng.pick(['easy', 'medium', 'hard'] as const) : options.difficulty;
-  const k = options.k ?? constraintCount(rng, difficulty);
+  const plan = taskPlan(options, index);
   const reasons = new Map<string, number>();
   for (let attempt = 0; attempt < (options.maxAttempts ?? 500); attempt++) {
-    const draft = synthesis.draw(rng.child('attempt', attempt), base, {
-      k,
-      fuzzLevel: options.fuzz,
-      semantics: options.semantics,
-    });
-    const proof = 'rejected' in draft ? draft : proveSolvable(synthesis, base, draft, options.semantics);
-    if ('rejected' in proof || 'rejected' in draft) {
-      const why = 'rejected' in proof ? proof.rejected : 'rejected';
-      reasons.set(why, (reasons.get(why) ?? 0) + 1);
-      continue;
-    }
-    return toTask(draft, proof, options, index, difficultyOf(k));
+    const task = attemptTask(synthesis, base, options, index, plan, attempt);
+    if (!('rejected' in task)) return task;
+    reasons.set(task.rejected, (reasons.get(task.rejected) ?? 0) + 1);
   }
-  const top = [...reasons]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 3)
-    .map(([r, n]) => `${r} (${n}×)`);
-  throw new UnsatisfiableTaskError(
-    `task ${index}: no valid draw of ${k} constraint${k === 1 ? '' : 's'} in ${options.maxAttempts ?? 500} attempts ` +
-      `(${top.join('; ')}); lower --k or --difficulty, or use a DB with more orders per user`,
-  );
+  throw unsatisfiable(options, index, plan.k, reasons);
+}
+
+/** A task that passed the null-policy check, and the draws of its index rejected because a null policy collected reward. */
+export interface VettedTask {
+  readonly task: CoveTask;
+  /** Rejected draws per null policy that collected reward on them (a draw both pass counts for both). */
+  readonly nullPolicyRejections: Readonly<Record<NullPolicy, number>>;
+  /** Draws rejected by the null-policy check (each counted once). */
+  readonly rejectedDraws: number;
+}
+
+/**
+ * {@link synthesizeTask} with the null-policy check of issue 23: each proven draft is also run against the
+ * do-nothing and the read-only policy (`null-policy.ts`, real EpisodeSession, the task's evaluator); a draft on
+ * which either collects any reward is rejected and the next attempt is drawn, exactly as a draft that fails its
+ * proof. Same (seed, index) and options, same task.
+ * @throws {UnsatisfiableTaskError} when `maxAttempts` draws all fail.
+ */
+export async function synthesizeVettedTask(
+  domain: Domain,
+  base: EnvironmentBase,
+  options: SynthesisOptions,
+  index: number,
+): Promise<VettedTask> {
+  const synthesis = domain.synthesis;
+  if (synthesis === undefined) throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
+  const plan = taskPlan(options, index);
+  const reasons = new Map<string, number>();
+  const byPolicy: Record<NullPolicy, number> = { do_nothing: 0, read_only: 0 };
+  let rejectedDraws = 0;
+  for (let attempt = 0; attempt < (options.maxAttempts ?? 500); attempt++) {
+    const task = attemptTask(synthesis, base, options, index, plan, attempt);
+    let why = 'rejected' in task ? task.rejected : undefined;
+    if (!('rejected' in task)) {
+      const passing = await nullPoliciesPassing(domain, base, task);
+      if (passing.length === 0) return { task, nullPolicyRejections: byPolicy, rejectedDraws };
+      rejectedDraws++;
+      for (const p of passing) byPolicy[p.policy]++;
+      why = `a null policy collects reward (${passing.map((p) => `${p.policy} ${p.reward}`).join(', ')})`;
+    }
+    reasons.set(why as string, (reasons.get(why as string) ?? 0) + 1);
+  }
+  throw unsatisfiable(options, index, plan.k, reasons);
 }
 
 function toTask(
@@ -163,6 +235,7 @@ function toTask(
       seed: options.seed,
       index,
       domain: options.domain,
+      user_id: draft.userId,
       cove_version: options.coveVersion,
       references: { user: draft.userStrategy, constraints: draft.strategies },
     },

@@ -1,4 +1,5 @@
 import type { Evaluation } from '../eval/evaluator.js';
+import { IDENTICAL_CALL_RUN_LIMIT } from '../sim/call-key.js';
 import type { ChatMessage } from '../sim/messages.js';
 import type { EpisodeOutcome } from '../sim/run-episode.js';
 import type { ConstraintKind } from '../tasks/constraint.js';
@@ -20,6 +21,8 @@ export type FailureCause =
   | 'wrong_write'
   | 'redundant_write'
   | 'information_not_given'
+  | 'ungrounded_refusal'
+  | 'identical_call_run'
   | 'state_mismatch'
   | 'not_evaluated';
 
@@ -35,10 +38,12 @@ function lastAgentText(messages: readonly ChatMessage[]): string {
 
 /**
  * The most specific cause of a failed episode, or `undefined` when it passed. In order: the termination (errors,
- * limits, infrastructure), then invalid arguments, unknown tools and leaks, then the verdict. For CoVe's
+ * limits, infrastructure), then invalid arguments, unknown tools, leaks and a run of identical calls (≥ 5, by
+ * name and canonical arguments, when the guard was off), then the verdict. For CoVe's
  * verification: a write by a write tool of an unsatisfied constraint's kind on another entity is a `wrong_write`
  * (the right action on the wrong order, …); other writes outside the constraints are `redundant_write`; unmet
- * information constraints alone are `information_not_given`; a user who stopped while the agent was asking for
+ * information constraints alone are `information_not_given`, refusals (or other grounded kinds) said without the
+ * reads the policy requires `ungrounded_refusal`; a user who stopped while the agent was asking for
  * a confirmation, or before the agent did anything past its greeting, `user_stopped_early`. For a τ² evaluation:
  * a reward that could not be computed is `not_evaluated`, a failed DB check `state_mismatch`, an unmet
  * communicate check `information_not_given`.
@@ -48,7 +53,7 @@ export function attributeFailure(
   verdict: Verification | Evaluation,
   kinds: readonly ConstraintKind[],
   writeTools: ReadonlySet<string>,
-  extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number },
+  extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number; identicalCallRun?: number },
 ): FailureCause | undefined {
   switch (outcome.termination) {
     case 'infrastructure_error':
@@ -65,6 +70,7 @@ export function attributeFailure(
   if (extra.invalidToolArguments > 0) return 'invalid_tool_arguments';
   if (extra.unknownToolCalls > 0) return 'unknown_tool';
   if (extra.leaks > 0) return 'leak';
+  if ((extra.identicalCallRun ?? 0) >= IDENTICAL_CALL_RUN_LIMIT) return 'identical_call_run';
   if ('evaluator' in verdict) return evaluationFailure(outcome, verdict, writeTools);
   const verification = verdict;
   if (verification.score === 1) return verification.stateMatch ? undefined : 'state_mismatch';
@@ -76,6 +82,8 @@ export function attributeFailure(
   if (verification.redundant.length > 0) return 'redundant_write';
   if (unsatisfied.length > 0 && unsatisfied.every((c) => kindOf(c.kind)?.category === 'information'))
     return 'information_not_given';
+  if (unsatisfied.length > 0 && unsatisfied.every((c) => c.evidence.includes('not grounded:')))
+    return 'ungrounded_refusal';
   return stoppedOrWrong(outcome, writeTools);
 }
 

@@ -6,8 +6,10 @@ import type { ToolSpec } from '../env/tool.js';
 import { tau2Reward as tau2RewardOf } from '../eval/tau2-evaluator.js';
 import { agentTexts, type ChatMessage } from '../sim/messages.js';
 import type { ExecutedToolCall, TerminationReason } from '../sim/run-episode.js';
+import type { Constraint, ConstraintKind, PredicateResult } from '../tasks/constraint.js';
 import type { CoveTask } from '../tasks/cove-task.js';
 import type { DomainSynthesis } from '../tasks/synthesis.js';
+import { checkGrounding } from './grounding.js';
 
 /** The verifier's verdict on one trajectory (docs/design.md §5; field names fixed). */
 export interface Verification {
@@ -37,6 +39,29 @@ export interface VerifyInput {
   readonly gamma?: number;
 }
 
+/**
+ * The grounding verdict of a constraint whose kind declares one (issue 23): a `refusal` kind without a
+ * declaration never holds, so no domain's refusals can be collected without the reads its policy requires.
+ */
+function groundingOf(
+  kind: ConstraintKind,
+  constraint: Constraint,
+  input: VerifyInput,
+  userId: string | undefined,
+): PredicateResult | undefined {
+  if (kind.grounding !== undefined) {
+    return checkGrounding(kind.grounding, constraint, {
+      messages: input.messages,
+      toolCalls: input.toolCalls,
+      termination: input.termination,
+      userId,
+    });
+  }
+  if (kind.category === 'refusal')
+    return { satisfied: false, evidence: `not grounded: refusal kind ${kind.name} declares no grounding` };
+  return undefined;
+}
+
 /** The gold final state of a task: its gold actions replayed on a fresh episode (remembered per base). */
 export function taskGoldState(base: EnvironmentBase, task: CoveTask): GoldState {
   const actions = task.evaluation_criteria.actions;
@@ -49,7 +74,8 @@ export function taskGoldState(base: EnvironmentBase, task: CoveTask): GoldState 
 }
 
 /**
- * Verifies a trajectory deterministically, with no LLM: every constraint's predicate on the final state,
+ * Verifies a trajectory deterministically, with no LLM: every constraint's predicate on the final state (and,
+ * for kinds that declare a grounding, the reads the policy requires before a refusal: `grounding.ts`),
  * redundant writes (a successful write whose changed entities fall outside every constraint's footprint, or a
  * second write by the same tool on the same entity for one constraint), the state match against the gold
  * replay, and τ²'s reward. A disagreement between `score = 1` and `stateMatch` on an oracle run is a bug.
@@ -66,7 +92,10 @@ export function verifyTrajectory(input: VerifyInput): Verification {
       satisfied: false,
       evidence: 'unknown kind',
     };
-    return { id: c.id, kind: c.kind, satisfied: r.satisfied, evidence: r.evidence };
+    const g = kind === undefined ? undefined : groundingOf(kind, c, input, task.cove.user_id);
+    const satisfied = r.satisfied && (g?.satisfied ?? true);
+    const evidence = g === undefined ? r.evidence : `${r.evidence}; ${g.evidence}`;
+    return { id: c.id, kind: c.kind, satisfied, evidence };
   });
 
   const writes = new Set(input.tools.filter((t) => t.kind === 'write').map((t) => t.name));

@@ -21,16 +21,16 @@ import { synthesizeTasks } from '../../src/tasks/synthesize-tasks.js';
 export const sim = retailDomain.simulation as NonNullable<typeof retailDomain.simulation>;
 
 /** A tasks file of `n` generated retail tasks on a small sandbox (seed 3, 100 users, 200 orders). */
-export function writeTasksFile(n: number): {
+export async function writeTasksFile(n: number): Promise<{
   dir: string;
   file: string;
   tasks: CoveTask[];
   cleanup: () => void;
-} {
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'cove-rl-'));
   const choice = chooseDb(retailDomain, { sandboxSeed: 3, size: { users: 100, orders: 200 } });
-  const { tasks } = synthesizeTasks(
-    retailDomain.synthesis as NonNullable<typeof retailDomain.synthesis>,
+  const { tasks } = await synthesizeTasks(
+    retailDomain,
     choice.loaded.base,
     {
       domain: 'retail',

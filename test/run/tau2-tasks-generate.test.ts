@@ -94,6 +94,12 @@ describe('cove generate --tasks with τ² tasks', () => {
     expect(byTask['2']?.failure).toBe('not_evaluated');
     const report = byTask['2']?.evaluation?.report as { not_evaluated: { component: string }[] };
     expect(report.not_evaluated.map((n) => n.component)).toEqual(['NL_ASSERTION']);
+    // the do-nothing flag (issue 23): tasks 33 and 34 need writes (0), task 2 cannot be graded without a judge
+    expect(records.map((x) => [x.task_id, x.evaluation?.report.do_nothing_reward]).sort()).toEqual([
+      ['2', null],
+      ['33', 0],
+      ['34', 0],
+    ]);
     // sft.jsonl keeps exactly the reward-1 episode
     const sft = readJsonl<{ messages: { role: string }[] }>(join(out, 'sft.jsonl'));
     expect(sft).toHaveLength(1);
@@ -101,6 +107,15 @@ describe('cove generate --tasks with τ² tasks', () => {
       reward: { evaluators: Record<string, number>; distribution: Record<string, number> };
     }>(join(out, 'summary.json'));
     expect(summary.reward.evaluators).toEqual({ tau2: 3 });
+    expect((summary as unknown as { baseline: unknown }).baseline).toEqual({
+      policy: 'do_nothing',
+      tasks: 3,
+      mean_reward: 0,
+      by_evaluator: { tau2: { tasks: 2, mean_reward: 0 } },
+      tasks_with_reward: 0,
+      passed_task_ids: [],
+      not_evaluated: 1,
+    });
     expect(summary.reward.distribution).toEqual({ '1': 1, '0': 1, partial: 0, null: 1 });
     // the run folder's tasks.json is the τ² file as it was
     expect(readFileSync(join(out, 'tasks.json'), 'utf8')).toBe(readFileSync(tasksFile, 'utf8'));

@@ -123,7 +123,6 @@ beforeAll(async () => {
 async function runInProcess(): Promise<Tally> {
   const tally = newTally();
   const domain = getDomain('retail');
-  const synthesis = domain.synthesis as NonNullable<typeof domain.synthesis>;
   const dbs = { sandbox: chooseDb(domain, { sandboxSeed: 21 }), tau2: chooseDb(domain, { db: RETAIL_DB }) };
   try {
     for (const config of IN_PROCESS) {
@@ -138,7 +137,7 @@ async function runInProcess(): Promise<Tally> {
         coveVersion: COVE_VERSION,
         ...config.options,
       };
-      const { tasks, problems } = synthesizeTasks(synthesis, db.loaded.base, options, config.n);
+      const { tasks, problems } = await synthesizeTasks(domain, db.loaded.base, options, config.n);
       expect(problems).toEqual([]);
       const roles = scriptedRoles(domain);
       const context: RunContext = {

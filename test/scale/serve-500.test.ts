@@ -14,10 +14,10 @@ const TASKS = 100;
 const SEEDS = 5; // 500 episodes, all live at once; the five of a task write the same rows
 
 describe('cove serve at scale: 500 concurrent episodes from one client on 127.0.0.1', () => {
-  let files: ReturnType<typeof writeTasksFile>;
+  let files: Awaited<ReturnType<typeof writeTasksFile>>;
   let serve: Awaited<ReturnType<typeof startServe>>;
   beforeAll(async () => {
-    files = writeTasksFile(TASKS);
+    files = await writeTasksFile(TASKS);
     serve = await startServe(['--tasks', files.file, '--max-episodes', '600'], {});
   });
   afterAll(() => {

@@ -38,13 +38,13 @@ print(json.dumps([
 `;
 
 describe('cove serve as a process: the Python adapters and --record', () => {
-  let files: ReturnType<typeof writeTasksFile>;
+  let files: Awaited<ReturnType<typeof writeTasksFile>>;
   let serve: Awaited<ReturnType<typeof startServe>>;
   /** The first task's episode with seed 3, run in process by generate's own runner. */
   let reference: TrajectoryRecord;
   const runDir = () => join(files.dir, 'run');
   beforeAll(async () => {
-    files = writeTasksFile(2);
+    files = await writeTasksFile(2);
     const local = await startService({ tasks: files.file });
     reference = await referenceRecord(local.service, files.tasks[0] as CoveTask, 3);
     await local.close();

@@ -16,10 +16,10 @@ function readBack(write: { name: string; arguments: string }): { name: string; a
 }
 
 describe('cove serve: episodes played over HTTP', () => {
-  let files: ReturnType<typeof writeTasksFile>;
+  let files: Awaited<ReturnType<typeof writeTasksFile>>;
   let svc: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
-    files = writeTasksFile(24);
+    files = await writeTasksFile(24);
     svc = await startService({ tasks: files.file });
   });
   afterAll(async () => {

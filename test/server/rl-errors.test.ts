@@ -6,11 +6,11 @@ const TOKEN = 'test-token-0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 describe('cove serve: every client mistake is a clear 4xx, nothing is lost, the server keeps serving', () => {
-  let files: ReturnType<typeof writeTasksFile>;
+  let files: Awaited<ReturnType<typeof writeTasksFile>>;
   let svc: Awaited<ReturnType<typeof startService>>;
   let task: CoveTask;
   beforeAll(async () => {
-    files = writeTasksFile(2);
+    files = await writeTasksFile(2);
     task = files.tasks[0] as CoveTask;
     svc = await startService(
       { tasks: files.file, maxEpisodes: 3, idleTimeoutMs: 60_000 },
@@ -155,7 +155,7 @@ describe('cove serve: every client mistake is a clear 4xx, nothing is lost, the 
 
 describe('cove serve: idle episodes expire', () => {
   it('an episode untouched past the idle timeout is closed and answers 404', async () => {
-    const files = writeTasksFile(1);
+    const files = await writeTasksFile(1);
     const svc = await startService({ tasks: files.file, idleTimeoutMs: 300 });
     try {
       const created = await call(`${svc.url}/episodes`, 'POST', { task_id: files.tasks[0]?.id });

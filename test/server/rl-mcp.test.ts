@@ -10,10 +10,10 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 
 describe('MCP at /episodes/{id}/mcp (official SDK client, Streamable HTTP)', () => {
-  let files: ReturnType<typeof writeTasksFile>;
+  let files: Awaited<ReturnType<typeof writeTasksFile>>;
   let svc: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
-    files = writeTasksFile(1);
+    files = await writeTasksFile(1);
     svc = await startService({ tasks: files.file }, { token: TOKEN });
   });
   afterAll(async () => {

@@ -4,11 +4,11 @@ import { type MockLlmProcess, startMockLlm } from '../helpers/llm-mock-process.j
 import { call, oracleAgent, startService, writeTasksFile } from '../helpers/rl-service.js';
 
 describe('cove serve with a model-played user (OpenAI-compatible, here cove mock-llm)', () => {
-  let files: ReturnType<typeof writeTasksFile>;
+  let files: Awaited<ReturnType<typeof writeTasksFile>>;
   let mock: MockLlmProcess;
   let svc: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
-    files = writeTasksFile(2);
+    files = await writeTasksFile(2);
     mock = await startMockLlm(['--tasks', files.file, '--latency-ms', '400']);
     svc = await startService({ tasks: files.file, userBaseUrl: mock.baseUrl });
   });

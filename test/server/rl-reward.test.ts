@@ -33,10 +33,10 @@ function chatMl(system: string, messages: readonly ChatMessage[]): string {
 }
 
 describe('POST /reward and /openrlhf/reward on cove tasks', () => {
-  let files: ReturnType<typeof writeTasksFile>;
+  let files: Awaited<ReturnType<typeof writeTasksFile>>;
   let svc: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
-    files = writeTasksFile(3);
+    files = await writeTasksFile(3);
     svc = await startService({ tasks: files.file });
   });
   afterAll(async () => {

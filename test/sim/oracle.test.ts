@@ -10,16 +10,14 @@ import type { FuzzLevel } from '../../src/tasks/synthesis.js';
 import { synthesizeTasks } from '../../src/tasks/synthesize-tasks.js';
 import { tau2RetailBase } from '../helpers/retail-base.js';
 
-const synthesis = retailDomain.synthesis as NonNullable<typeof retailDomain.synthesis>;
-
 async function oracleRun(
   loaded: LoadedDb,
   seed: number,
   n: number,
   fuzz: FuzzLevel,
 ): Promise<TrajectoryRecord[]> {
-  const { tasks } = synthesizeTasks(
-    synthesis,
+  const { tasks } = await synthesizeTasks(
+    retailDomain,
     loaded.base,
     {
       domain: 'retail',

@@ -67,9 +67,9 @@ beforeAll(() => {
 afterAll(() => sandbox.base.close());
 
 describe('determinism', () => {
-  it('same seed and options give byte-identical tasks, also from a separately built copy of the DB', () => {
-    const a = synthesizeTasks(synthesis, sandbox.base, options(5), 30);
-    const again = synthesizeTasks(synthesis, sandbox.base, options(5), 30);
+  it('same seed and options give byte-identical tasks, also from a separately built copy of the DB', async () => {
+    const a = await synthesizeTasks(retailDomain, sandbox.base, options(5), 30);
+    const again = await synthesizeTasks(retailDomain, sandbox.base, options(5), 30);
     expect(JSON.stringify(again.tasks)).toBe(JSON.stringify(a.tasks));
     expect(JSON.stringify(again.report)).toBe(JSON.stringify(a.report));
     const copy = buildSandbox();
@@ -130,11 +130,11 @@ describe('difficulty', () => {
 });
 
 describe('a few hundred mixed tasks (sandbox and τ² DBs)', () => {
-  let sandboxRun: ReturnType<typeof synthesizeTasks>;
+  let sandboxRun: Awaited<ReturnType<typeof synthesizeTasks>>;
   let tau2Tasks: CoveTask[];
   const all = (): CoveTask[] => [...sandboxRun.tasks, ...tau2Tasks];
-  beforeAll(() => {
-    sandboxRun = synthesizeTasks(synthesis, sandbox.base, options(41), 250);
+  beforeAll(async () => {
+    sandboxRun = await synthesizeTasks(retailDomain, sandbox.base, options(41), 250);
     tau2Tasks = draw(tau2RetailBase().base, options(42), 200);
   });
   const baseOf = (t: CoveTask): EnvironmentBase =>

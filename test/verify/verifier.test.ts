@@ -240,8 +240,19 @@ describe('verifier', () => {
     expect(said).toMatchObject({ score: 1, tau2Reward: 1, stateMatch: true });
   });
 
-  it('refusal: satisfied when the order stays untouched', () => {
+  it('a repeated write is redundant however its arguments are ordered (keyed by tool and entity changed)', () => {
+    const task = findTask(['modify_user_address']);
+    const [action] = gold(task) as [{ name: string; arguments: Record<string, unknown> }];
+    const reordered = Object.fromEntries(Object.entries(action.arguments).reverse());
+    expect(Object.keys(reordered)).not.toEqual(Object.keys(action.arguments));
+    const { v } = verify(task, [action, { name: action.name, arguments: reordered }]);
+    expect(v.redundant.map((r) => r.reason)).toEqual(['duplicate']);
+    expect(v.score).toBe(0.5); // 1 · 0.5^1
+  });
+
+  it('refusal: an untouched order is not enough without the grounding reads (test/verify/grounding.test.ts)', () => {
     const task = findTask(['refusal']);
-    expect(verify(task, []).v).toMatchObject({ score: 1, stateMatch: true, tau2Reward: 1 });
+    // τ²'s DB × COMMUNICATE cannot tell a do-nothing agent from a grounded refusal; CoVe's score can
+    expect(verify(task, []).v).toMatchObject({ score: 0, stateMatch: true, tau2Reward: 1 });
   });
 });

@@ -40,6 +40,12 @@ export function reportLines(report: QualityReport): string[] {
     `by strategy: ${fmt(report.by_strategy)}`,
     `uniqueness violations: ${report.uniqueness_violations}; solvability: ${(report.solvability * 100).toFixed(1)}%`,
     `coverage: ${report.coverage.covered}/${report.coverage.cells} kind×k×strategy cells (${(report.coverage.share * 100).toFixed(1)}%)`,
+    ...(report.null_policy === undefined
+      ? []
+      : [
+          `null policies (${report.null_policy.policies.join(', ')}): reward 0 on all ${report.null_policy.tasks_checked} tasks; ` +
+            `${report.null_policy.rejected_draws} draws they passed were redrawn (${fmt(report.null_policy.rejected_by)})`,
+        ]),
   ];
 }
 
@@ -54,7 +60,7 @@ export function registerTasks(program: Command): void {
     .option('--n <count>', 'number of tasks', '500')
     .option('--seed <n>', 'seed of the task draws', '1')
     .requiredOption('--out <file>', 'tasks.json to write');
-  withSynthesisOptions(command).action((flags: TasksFlags) => {
+  withSynthesisOptions(command).action(async (flags: TasksFlags) => {
     const domain = chooseDomain(
       flags.domain,
       flags.db === undefined ? undefined : domainOfDbValue(readJsonFile(flags.db)),
@@ -71,8 +77,8 @@ export function registerTasks(program: Command): void {
     prepareOutputFile('--out', flags.out);
     const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: dirname(resolve(flags.out)) });
     const progress = startProgress('tasks', n);
-    const result = synthesizeTasks(
-      domain.synthesis,
+    const result = await synthesizeTasks(
+      domain,
       choice.loaded.base,
       {
         domain: domain.name,

@@ -210,6 +210,15 @@ const refusal: ConstraintKind = {
   name: 'refusal',
   category: 'refusal',
   writeTools: [],
+  // the policy: authenticate by email or name + zip, then read the order before saying it cannot be changed
+  grounding: {
+    identify: [
+      { tool: 'find_user_id_by_email', user: 'result' },
+      { tool: 'find_user_id_by_name_zip', user: 'result' },
+    ],
+    lookup: [{ tool: 'get_order_details', argument: 'order_id', constraintArg: 'order_id' }],
+    entity: { collection: 'orders', constraintArg: 'order_id' },
+  },
   goldActions: () => [],
   predicate: (c, context) => {
     const key = str(c.args, 'order_id');
