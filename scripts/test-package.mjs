@@ -40,27 +40,10 @@ try {
   );
   const tsx = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).devDependencies.tsx;
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `tsx@${tsx}`], project);
+  // the README's example, run against the packed package
   writeFileSync(
     join(project, 'episodes.ts'),
-    `import { agentContext, getDomain, runTaskEpisode, sandboxBase, scriptedRoles, synthesizeTasks } from 'cove';
-import { libraryDomain } from 'cove/testing';
-import type { TrajectoryRecord } from 'cove';
-
-const domain = getDomain('retail');
-const loaded = sandboxBase(domain, 3, { users: 60, orders: 120 });
-const { tasks } = await synthesizeTasks(domain, loaded.base, {
-  domain: 'retail', seed: 3, difficulty: 'mixed', fuzz: 2, semantics: 'parity',
-  db: { path: 'sandbox', canonical_sha256: loaded.hashes.canonical_sha256, benchmark: false }, coveVersion: 'package-test',
-}, 5);
-const context = {
-  run: 'package-test', domain, base: loaded.base, dbSha256: loaded.hashes.canonical_sha256, benchmarkData: false, seed: 3,
-  settings: { semantics: 'parity' as const, text: 'cove' as const, guidelines: 'scripted' },
-  agentContext: agentContext(domain, 'cove'), roles: scriptedRoles(domain), limits: {}, coveVersion: 'package-test',
-};
-const records: TrajectoryRecord[] = [];
-for (const task of tasks) records.push(await runTaskEpisode(context, { task, index: task.cove.index }, 0, 0));
-console.log(JSON.stringify({ episodes: records.length, passed: records.filter((r) => r.verification?.score === 1).length, testing: libraryDomain.name }));
-`,
+    readFileSync(join(repo, 'examples', 'use-from-typescript.ts'), 'utf8'),
   );
   check('import { … } from "cove" runs 5 oracle episodes from a TypeScript file', () => {
     const out = JSON.parse(
