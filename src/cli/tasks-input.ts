@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import { type LoadedDb, loadDbFile, readJsonFile } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
+import { readInputText, readPlainJson } from '../io/read-input.js';
 import { type CoveTask, readCoveBlocks } from '../tasks/cove-task.js';
 import { type RunTask, runTaskFromTau2 } from '../tasks/task.js';
 import { type LoadedTask, parseTau2Tasks } from '../tasks/tau2-task.js';
@@ -38,7 +39,7 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
     loaded.map((t) => t.task.id),
     file,
   );
-  const tasks = JSON.parse(readFileSync(file, 'utf8')) as CoveTask[];
+  const tasks = readPlainJson(file) as CoveTask[];
   blocks.forEach((b, i) => {
     if (b.domain !== domain.name)
       throw new InputFileError(file, `$[${i}].cove.domain`, `is ${b.domain}, not ${domain.name}`);
@@ -120,5 +121,5 @@ export function loadTau2Tasks(
       'db.json',
     );
   const loaded = loadDbFile(domain, dbFile, { expectTau2Pristine: options.db === undefined });
-  return { tasks: parsed.map(runTaskFromTau2), loaded, text: readFileSync(file, 'utf8') };
+  return { tasks: parsed.map(runTaskFromTau2), loaded, text: readInputText(file) };
 }

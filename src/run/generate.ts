@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
-import { AbortedError } from '../core/errors.js';
+import { AbortedError, ConfigError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import { UsageMeter } from '../llm/usage-meter.js';
@@ -102,6 +102,13 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
         .slice(0, 5)
         .map((c) => c.line)
         .join(', ')}${loaded.corrupt.length > 5 ? ', …' : ''}), copied to ${aside}; their episodes run again`,
+    );
+  }
+  const foreign = loaded.records.find((r) => r.run !== job.runName);
+  if (foreign !== undefined) {
+    throw new ConfigError(
+      `${paths.trajectories} holds episodes of another run (${foreign.run}, e.g. ${foreign.id}); this command is ` +
+        `${job.runName}: use another --out, or the command that made the folder to resume it`,
     );
   }
   const records: TrajectoryRecord[] = [...loaded.records];

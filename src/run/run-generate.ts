@@ -1,4 +1,3 @@
-import { sha256Hex } from '../core/hash.js';
 import type { Domain } from '../domains/domain.js';
 import type { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
@@ -6,8 +5,10 @@ import type { EpisodeLimits } from '../sim/episode-session.js';
 import type { RoleFactory } from './episode-runner.js';
 import { generate } from './generate.js';
 import { checkRunFolder, runPaths } from './run-folder.js';
+import { checkRunFolderWritable, runIdOf } from './run-identity.js';
 import { lockRunFolder } from './run-lock.js';
 import type { RunSummary } from './summary.js';
+import { dropTaskCheckpoint, openTaskCheckpoint } from './task-checkpoint.js';
 import type { TaskSource } from './task-source.js';
 import type { TrajectorySettings } from './trajectory.js';
 
@@ -60,9 +61,7 @@ export interface GenerateRunResult {
 }
 
 /** A run's id: a short hash of its settings (the same settings give the same id, in any folder). */
-export function runId(fingerprint: Readonly<Record<string, unknown>>): string {
-  return `run-${sha256Hex(JSON.stringify(fingerprint)).slice(0, 12)}`;
-}
+export const runId = runIdOf;
 
 const NO_PROGRESS: PhaseProgress = { update() {}, stop() {} };
 
@@ -76,8 +75,11 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   const { source, targetSft } = options;
   const startPhase = options.startPhase ?? (() => NO_PROGRESS);
   const stopped = () => options.shouldStop?.() === true || options.signal?.aborted === true;
+  const paths = runPaths(options.out);
+  checkRunFolderWritable(paths); // before any work: a folder or file it may not write is refused now
   lockRunFolder(options.out); // one writer per run folder
-  checkRunFolder(runPaths(options.out), options.fingerprint); // before any task is synthesized
+  checkRunFolder(paths, options.fingerprint); // before any task is synthesized
+  const checkpoint = source.open ? openTaskCheckpoint(paths, runId(options.fingerprint)) : undefined;
   let count = targetSft === undefined ? options.n : Math.max(options.n, targetSft);
   let resumed: boolean | undefined;
   let newEpisodes = 0;
@@ -86,7 +88,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   let summary: RunSummary | undefined;
   for (;;) {
     const synthesizing = source.open ? startPhase('tasks', count) : NO_PROGRESS;
-    const tasks = await source.tasks(count, (done) => synthesizing.update(done), stopped);
+    const tasks = await source.tasks(count, (done) => synthesizing.update(done), stopped, checkpoint);
     synthesizing.stop();
     if (stopped() && tasks.length < count) break;
     taskCount = tasks.length;
@@ -119,6 +121,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
     progress.stop();
+    if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now
     summary = result.summary;
     resumed ??= result.resumed;
     newEpisodes += result.newEpisodes;

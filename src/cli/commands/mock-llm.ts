@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { ConfigError, InputFileError } from '../../core/errors.js';
 import { parseWith } from '../../core/schema-helpers.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
+import { readPlainJson } from '../../io/read-input.js';
 import { createMockLlmApp, type MockScript } from '../../server/mock-llm/app.js';
 import { FAULTS, type Fault, isFault } from '../../server/mock-llm/faults.js';
 import { RoleSessions } from '../../server/mock-llm/sessions.js';
@@ -95,19 +95,14 @@ export function registerMockLlm(program: Command): void {
           loaded.map((t) => t.task.id),
           flags.tasks,
         );
-        const tasks = JSON.parse(readFileSync(flags.tasks, 'utf8')) as CoveTask[];
+        const tasks = readPlainJson(flags.tasks) as CoveTask[];
         const first = blocks[0];
         if (first === undefined) throw new InputFileError(flags.tasks, '$', 'no tasks');
         const domain = getDomain(first.domain);
         sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
       } else {
         if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');
-        let value: unknown;
-        try {
-          value = JSON.parse(readFileSync(flags.script, 'utf8'));
-        } catch (e) {
-          throw new InputFileError(flags.script, '$', `not readable JSON (${(e as Error).message})`);
-        }
+        const value = readPlainJson(flags.script, { what: '--script' });
         script = parseWith(mockScriptSchema, value, flags.script) as MockScript;
       }
       const { app } = createMockLlmApp({
