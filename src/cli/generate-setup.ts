@@ -12,7 +12,7 @@ import type { FuzzLevel } from '../tasks/synthesis.js';
 import type { RunTask } from '../tasks/task.js';
 import { parseTau2Tasks } from '../tasks/tau2-task.js';
 import { COVE_VERSION } from '../version.js';
-import { chooseDb, intFlag } from './db-source.js';
+import { chooseDb, intFlag, MAX_SEED } from './db-source.js';
 import { allCoveTasks, loadCoveTasks, loadTau2Tasks } from './tasks-input.js';
 
 /** Flags that decide the tasks of `cove generate`. */
@@ -73,7 +73,7 @@ export function taskSource(
   // an explicit --sandbox-seed next to --db is refused by chooseDb, not ignored
   const sandboxSeed =
     flags.sandboxSeed !== undefined || flags.db === undefined
-      ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed)
+      ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed, 0, MAX_SEED)
       : undefined;
   // tasks.json is written into the run folder: a DB path is recorded relative to it
   const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: options.out });

@@ -8,6 +8,7 @@ import { readInputText, readPlainJson } from '../io/read-input.js';
 import { type CoveTask, readCoveBlocks } from '../tasks/cove-task.js';
 import { type RunTask, runTaskFromTau2 } from '../tasks/task.js';
 import { type LoadedTask, parseTau2Tasks } from '../tasks/tau2-task.js';
+import { validateCoveTasks } from '../tasks/validate-tasks.js';
 import { resolveTau2DomainDir } from '../tau2/data-dir.js';
 import { chooseDb } from './db-source.js';
 
@@ -45,12 +46,24 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
       throw new InputFileError(file, `$[${i}].cove.domain`, `is ${b.domain}, not ${domain.name}`);
   });
   if (tasks.length === 0) throw new InputFileError(file, '$', 'no tasks');
-  const dbs = new Set(blocks.map((b) => JSON.stringify(b.db)));
-  if (dbs.size > 1)
-    throw new ConfigError(`${file}: the tasks come from ${dbs.size} different DBs; split the file`);
-  const semantics = new Set(blocks.map((b) => b.semantics));
-  if (semantics.size > 1)
-    throw new ConfigError(`${file}: the tasks mix parity and fixed semantics; split the file`);
+  const firstDb = JSON.stringify(blocks[0]?.db);
+  const otherDb = blocks.findIndex((b) => JSON.stringify(b.db) !== firstDb);
+  if (otherDb !== -1) {
+    throw new InputFileError(
+      file,
+      `$[${otherDb}].cove.db`,
+      `task '${tasks[otherDb]?.id}' names another DB than task 0 (${JSON.stringify(blocks[otherDb]?.db)} vs ${firstDb}); ` +
+        'all tasks of a file run on one DB: fix the task or split the file',
+    );
+  }
+  const otherSemantics = blocks.findIndex((b) => b.semantics !== blocks[0]?.semantics);
+  if (otherSemantics !== -1) {
+    throw new InputFileError(
+      file,
+      `$[${otherSemantics}].cove.semantics`,
+      `task '${tasks[otherSemantics]?.id}' is ${blocks[otherSemantics]?.semantics}, task 0 ${blocks[0]?.semantics}; the tasks of a file share one semantics: split the file`,
+    );
+  }
   const db = blocks[0]?.db as CoveTask['cove']['db'];
   const choice =
     dbFlag !== undefined
@@ -69,6 +82,12 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
       `${what} is not the DB the tasks in ${file} were made from (canonical hash ${choice.loaded.hashes.canonical_sha256.slice(0, 12)}…, ` +
         `the tasks say ${expected.slice(0, 12)}…)`,
     );
+  }
+  try {
+    validateCoveTasks(domain, choice.loaded.base, tasks, file);
+  } catch (e) {
+    choice.loaded.base.close();
+    throw e;
   }
   return {
     tasks,

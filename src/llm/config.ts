@@ -83,6 +83,14 @@ export function resolveRoleConfig(
     ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
   };
   const result = roleConfigSchema.safeParse(merged);
+  if (result.success) {
+    const protocol = new URL(result.data.base_url).protocol;
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new ConfigError(
+        `${role} role: base URL ${result.data.base_url} is not http:// or https://; give the server's OpenAI-compatible URL, e.g. http://127.0.0.1:8000/v1`,
+      );
+    }
+  }
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(

@@ -185,7 +185,15 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
                 keptTasks.add(record.task_index);
               }
               newEpisodes++;
-              if (record.termination_reason === 'infrastructure_error') newInfrastructureErrors++;
+              if (record.termination_reason === 'infrastructure_error') {
+                // told at once, with the URL and cause, not only inside trajectories.jsonl at the end
+                if (newInfrastructureErrors++ === 0) {
+                  job.onWarning?.(
+                    `${record.termination_detail ?? 'a model call failed'} — episodes that hit this are recorded as ` +
+                      'infrastructure failures (not graded) and retried when the same command runs again',
+                  );
+                }
+              }
             }
             ran = true;
             if (keptForSft(record)) break;

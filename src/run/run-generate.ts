@@ -15,7 +15,8 @@ import type { TrajectorySettings } from './trajectory.js';
 /** A progress display for one phase (`tasks` while synthesizing, `episodes` while running). */
 export interface PhaseProgress {
   update(done: number, note?: string): void;
-  stop(): void;
+  /** `note` is `stopped` when the phase ended early (Ctrl-C, budget). */
+  stop(note?: string): void;
 }
 
 /** Everything a `cove generate` run needs, as a library call (the CLI only parses flags and prints). */
@@ -63,6 +64,9 @@ export interface GenerateRunResult {
 /** A run's id: a short hash of its settings (the same settings give the same id, in any folder). */
 export const runId = runIdOf;
 
+/** Most tasks `--target-sft` grows a run to (the CLI's `--n` limit). */
+const MAX_RUN_TASKS = 50_000;
+
 const NO_PROGRESS: PhaseProgress = { update() {}, stop() {} };
 
 /**
@@ -89,10 +93,11 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   for (;;) {
     const synthesizing = source.open ? startPhase('tasks', count) : NO_PROGRESS;
     const tasks = await source.tasks(count, (done) => synthesizing.update(done), stopped, checkpoint);
-    synthesizing.stop();
+    synthesizing.stop(stopped() && tasks.length < count ? 'stopped' : undefined);
     if (stopped() && tasks.length < count) break;
     taskCount = tasks.length;
     const progress = startPhase('episodes', tasks.length);
+    let doneTasks = 0;
     const result = await generate({
       domain: options.domain,
       out: options.out,
@@ -113,14 +118,17 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
       concurrency: options.concurrency,
       attempts: options.attempts,
       fingerprint: options.fingerprint,
-      onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
+      onProgress: (done, _total, kept) => {
+        doneTasks = done;
+        progress.update(done, `passed ${kept}`);
+      },
       shouldStop: stopped,
       ...(targetSft === undefined ? {} : { targetSft }),
       ...(options.meter === undefined ? {} : { meter: options.meter }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
-    progress.stop();
+    progress.stop(stopped() && doneTasks < tasks.length ? 'stopped' : undefined);
     if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now
     summary = result.summary;
     resumed ??= result.resumed;
@@ -128,9 +136,9 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
     newInfrastructureErrors += result.newInfrastructureErrors;
     const passed = result.summary.sft_trajectories;
     if (targetSft === undefined || passed >= targetSft || stopped()) break;
-    if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
+    if (!source.open || tasks.length < count || count >= 50 * targetSft || count >= MAX_RUN_TASKS) break;
     const rate = Math.max(passed / tasks.length, 0.05);
-    count = Math.min(50 * targetSft, tasks.length + Math.ceil((targetSft - passed) / rate));
+    count = Math.min(50 * targetSft, MAX_RUN_TASKS, tasks.length + Math.ceil((targetSft - passed) / rate));
   }
   return {
     ...(summary === undefined ? {} : { summary }),
