@@ -34,12 +34,14 @@ export function prepareOutputDir(flag: string, dir: string): void {
 
 function makeFolder(flag: string, dir: string): void {
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
-    throw new ConfigError(`${flag}: ${dir} exists and is not a folder`);
+    throw new ConfigError(`${flag}: ${dir} exists and is not a folder; give a folder path (or move the file away)`);
   }
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? String(e);
-    throw new ConfigError(`${flag}: cannot create the folder ${dir} (${code})`);
+    throw new ConfigError(
+      `${flag}: cannot create the folder ${dir} (${code}); give a path whose parents are folders you may write`,
+    );
   }
 }

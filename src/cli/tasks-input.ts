@@ -80,7 +80,7 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
     const what = dbFlag ?? ('sandbox' in db ? `the sandbox (seed ${db.sandbox.seed})` : db.path);
     throw new ConfigError(
       `${what} is not the DB the tasks in ${file} were made from (canonical hash ${choice.loaded.hashes.canonical_sha256.slice(0, 12)}…, ` +
-        `the tasks say ${expected.slice(0, 12)}…)`,
+        `the tasks say ${expected.slice(0, 12)}…); pass the DB they were made from with --db, or make the tasks again on this DB`,
     );
   }
   try {

@@ -121,7 +121,7 @@ export function parseJsonText(text: string, file: string): PyValue {
         file,
         `line ${e.line} column ${e.column}`,
         deep
-          ? `lists and objects nest deeper than ${MAX_JSON_DEPTH} levels, the most cove reads; this is not a cove or τ² file`
+          ? `lists and objects nest deeper than ${MAX_JSON_DEPTH} levels, the most cove reads; give a file written by cove or τ² (theirs nest fewer than 10 levels)`
           : `not valid JSON: ${e.message.replace(/: line \d+ column \d+ \(char \d+\)$/, '')} (char ${e.position}); fix the file or make it again`,
       );
     }
