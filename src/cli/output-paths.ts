@@ -34,7 +34,9 @@ export function prepareOutputDir(flag: string, dir: string): void {
 
 function makeFolder(flag: string, dir: string): void {
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
-    throw new ConfigError(`${flag}: ${dir} exists and is not a folder; give a folder path (or move the file away)`);
+    throw new ConfigError(
+      `${flag}: ${dir} exists and is not a folder; give a folder path (or move the file away)`,
+    );
   }
   try {
     mkdirSync(dir, { recursive: true });

@@ -16,6 +16,7 @@ import { prepareOutputDir } from '../output-paths.js';
 import { startProgress } from '../progress.js';
 import { type RoleFlags, resolveRoles } from '../role-flags.js';
 import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
+import { allCoveTasks } from '../tasks-input.js';
 
 interface GenerateFlags extends TaskFlags, RoleFlags {
   domain?: string;
@@ -35,6 +36,10 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   maxErrors: string;
   quiet?: boolean;
 }
+
+const TAU2_TASKS_NEED_MODELS = (file: string) =>
+  `${file} holds τ²'s own tasks (no cove block): the oracle agent and the scripted user need tasks ` +
+  "made by `cove tasks`; run τ² tasks with --agent openai:<model> and --user openai:<model> (graded by τ²'s evaluator)";
 
 /** `cove generate`: the main job, from a DB (or tasks) to verified trajectories and SFT data. */
 export function registerGenerate(program: Command): void {
@@ -135,13 +140,17 @@ export function registerGenerate(program: Command): void {
       models: roles.models,
     });
     const out = resolve(flags.out);
+    if (
+      flags.tasks !== undefined &&
+      !allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks)) &&
+      (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')
+    ) {
+      throw new ConfigError(TAU2_TASKS_NEED_MODELS(flags.tasks));
+    }
     const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }), out });
     if (!source.cove && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
       source.loaded.base.close();
-      throw new ConfigError(
-        `${flags.tasks} holds τ²'s own tasks (no cove block): the oracle agent and the scripted user need tasks ` +
-          "made by `cove tasks`; run τ² tasks with --agent openai:<model> and --user openai:<model> (graded by τ²'s evaluator)",
-      );
+      throw new ConfigError(TAU2_TASKS_NEED_MODELS(String(flags.tasks)));
     }
     if (
       flags.tasks !== undefined &&

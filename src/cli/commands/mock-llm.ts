@@ -84,6 +84,7 @@ export function registerMockLlm(program: Command): void {
         throw new ConfigError(`--fault-rate must be between 0 and 1, not '${flags.faultRate}'`);
       if (flags.mode !== 'oracle' && flags.mode !== 'script')
         throw new ConfigError(`--mode must be oracle or script, not '${flags.mode}'`);
+      const faults = faultList(flags.faults); // flags first: a bad flag is reported before any file is read
       let sessions: RoleSessions | undefined;
       let script: MockScript | undefined;
       if (flags.mode === 'oracle') {
@@ -111,7 +112,7 @@ export function registerMockLlm(program: Command): void {
         ...(script === undefined ? {} : { script }),
         latencyMs: intFlag('--latency-ms', flags.latencyMs, 0),
         faultRate: rate,
-        faults: faultList(flags.faults),
+        faults,
         hangMs: intFlag('--hang-ms', flags.hangMs, 65_000),
         slowMs: intFlag('--slow-ms', flags.slowMs, 1500),
         seed: intFlag('--seed', flags.seed, 1),
