@@ -165,9 +165,9 @@ const cases: BadInputCase[] = [
     name: 'tasks --out under a file',
     setup: (dir) => writeFileSync(join(dir, 'f'), 'x'),
     args: () => ['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '1', '--out', 'f/t.json'],
-    what: 'cannot create the folder',
+    what: 'f exists and is not a folder',
     where: '--out',
-    todo: 'give a path',
+    todo: 'give a folder path',
   },
   {
     name: 'tasks --out whose report path is a folder',
