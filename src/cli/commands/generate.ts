@@ -238,8 +238,11 @@ export function registerGenerate(program: Command): void {
     const graded = lost > 0 ? ` (${s.graded_episodes} graded, ${lost} lost to infrastructure failures)` : '';
     process.stderr.write(
       `${resumed === true ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes${graded} (${newEpisodes} new), ` +
-        `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-        `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}${budget}\n`,
+        (s.graded_episodes === 0
+          ? 'no episode graded (no yield or score to report)'
+          : `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
+            `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
+        `${budget}\n`,
     );
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {
       process.stderr.write(`note: --target-sft ${targetSft} not reached (${s.sft_trajectories} passed)\n`);
