@@ -14,13 +14,29 @@ export interface DbChoice {
   readonly sandboxText?: string;
 }
 
-/** Parses a non-negative integer flag. @throws {ConfigError} naming the flag. */
-export function intFlag(name: string, value: string | undefined, fallback: number, min = 0): number {
+/** Most tasks one run or tasks file holds (tasks.json is one JSON text: about 4 KB a task). */
+export const MAX_TASKS = 50_000;
+/** Largest seed (seeds are 32-bit unsigned, as numpy's and τ²'s are). */
+export const MAX_SEED = 2 ** 32 - 1;
+
+/**
+ * Parses an integer flag in `[min, max]`; the message states the range.
+ * @throws {ConfigError} naming the flag, the range and the value given.
+ */
+export function intFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new ConfigError(`${name} must be an integer ≥ ${min}, not '${value}'`);
+  const n = Number(value.trim());
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new ConfigError(`${name} must be an integer ${range}, not '${value}'`);
   }
-  return Number(value);
+  return n;
 }
 
 /** Loads `--db <file>`, or generates the domain's sandbox for `--sandbox-seed N`. */

@@ -1,17 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Domain } from '../domains/domain.js';
 import { readJsonFile } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
+import { readInputText } from '../io/read-input.js';
 import type { TaskSource } from '../run/task-source.js';
 import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
 import type { SynthesisOptions } from '../tasks/sampler.js';
 import { synthesizeVettedTask } from '../tasks/sampler.js';
 import type { FuzzLevel } from '../tasks/synthesis.js';
+import type { RunTask } from '../tasks/task.js';
 import { parseTau2Tasks } from '../tasks/tau2-task.js';
 import { COVE_VERSION } from '../version.js';
-import { chooseDb, intFlag } from './db-source.js';
+import { chooseDb, intFlag, MAX_SEED } from './db-source.js';
 import { allCoveTasks, loadCoveTasks, loadTau2Tasks } from './tasks-input.js';
 
 /** Flags that decide the tasks of `cove generate`. */
@@ -43,7 +44,7 @@ export function taskSource(
   if (flags.tasks !== undefined) {
     if (flags.sandboxSeed !== undefined)
       throw new ConfigError('give either --tasks or --sandbox-seed, not both');
-    const sourceId = `tasks:${sha256Hex(readFileSync(flags.tasks, 'utf8')).slice(0, 16)}`;
+    const sourceId = `tasks:${sha256Hex(readInputText(flags.tasks)).slice(0, 16)}`;
     if (!allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks))) {
       const input = loadTau2Tasks(domain, flags.tasks, { db: flags.db, tau2Data: flags.tau2Data });
       return {
@@ -72,7 +73,7 @@ export function taskSource(
   // an explicit --sandbox-seed next to --db is refused by chooseDb, not ignored
   const sandboxSeed =
     flags.sandboxSeed !== undefined || flags.db === undefined
-      ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed)
+      ? intFlag('--sandbox-seed', flags.sandboxSeed, options.seed, 0, MAX_SEED)
       : undefined;
   // tasks.json is written into the run folder: a DB path is recorded relative to it
   const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: options.out });
@@ -86,18 +87,42 @@ export function taskSource(
     db: choice.source,
     coveVersion: COVE_VERSION,
   };
-  const made: CoveTask[] = [];
+  const made: RunTask[] = [];
+  let resumed = false;
   return {
     loaded: choice.loaded,
     ...(choice.sandboxText === undefined ? {} : { sandboxText: choice.sandboxText }),
     sourceId:
       flags.db === undefined ? `sandbox:${sandboxSeed}` : `db:${choice.loaded.hashes.canonical_sha256}`,
     semantics: options.semantics,
-    async tasks(n, onTask, shouldStop) {
+    async tasks(n, onTask, shouldStop, checkpoint) {
+      if (!resumed && checkpoint !== undefined) {
+        resumed = true;
+        checkpoint.existing.forEach((task, i) => {
+          const cove = (task as Partial<CoveTask>).cove;
+          if (
+            cove?.index !== i ||
+            cove.seed !== options.seed ||
+            cove.db?.canonical_sha256 !== choice.loaded.hashes.canonical_sha256
+          ) {
+            throw new ConfigError(
+              `${options.out}: task ${i} in tasks.json or tasks.partial.jsonl is not task ${i} of this run ` +
+                `(seed ${options.seed}, DB ${choice.loaded.hashes.canonical_sha256.slice(0, 12)}…); the folder was edited: use another --out`,
+            );
+          }
+          made.push(task);
+        });
+        onTask?.(made.length);
+      }
       while (made.length < n && shouldStop?.() !== true) {
-        made.push(
-          (await synthesizeVettedTask(domain, choice.loaded.base, synthesisOptions, made.length)).task,
+        const { task } = await synthesizeVettedTask(
+          domain,
+          choice.loaded.base,
+          synthesisOptions,
+          made.length,
         );
+        checkpoint?.save(task);
+        made.push(task);
         onTask?.(made.length);
         if (made.length % 16 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }

@@ -3,7 +3,8 @@ import { SingleBar } from 'cli-progress';
 /** A progress display: a bar on a terminal, a plain line every few seconds otherwise (logs, CI). */
 export interface Progress {
   update(done: number, note?: string): void;
-  stop(): void;
+  /** Ends the display; the plain-line form prints a last line with `note` (`done` unless told). */
+  stop(note?: string): void;
 }
 
 /** Starts a progress display on stderr for `total` units of `label`. */
@@ -18,7 +19,10 @@ export function startProgress(label: string, total: number, options: { quiet?: b
     bar.start(total, 0, { note: '' });
     return {
       update: (done, note = '') => bar.update(done, { note }),
-      stop: () => bar.stop(),
+      stop: (note) => {
+        if (note !== undefined) bar.update({ note });
+        bar.stop();
+      },
     };
   }
   const start = Date.now();
@@ -36,8 +40,8 @@ export function startProgress(label: string, total: number, options: { quiet?: b
         print(done, note);
       }
     },
-    stop() {
-      print(lastDone, 'done');
+    stop(note = 'done') {
+      print(lastDone, note);
     },
   };
 }

@@ -64,8 +64,51 @@ export function resolveRoles(
 ): ResolvedRoles {
   const config: CoveConfig =
     flags.config === undefined ? { roles: {}, prices: {}, budget: {} } : readCoveConfig(flags.config);
+  for (const role of Object.keys(config.roles)) {
+    if (role !== 'agent' && role !== 'user') {
+      throw new ConfigError(
+        `${flags.config}: $.roles.${role}: cove generate plays only the agent and the user (no ${role} role yet); remove roles.${role}`,
+      );
+    }
+  }
   const agentSpec = flags.agent ?? config.roles.agent?.model ?? 'oracle';
   const userSpec = flags.user ?? config.roles.user?.model ?? 'scripted';
+  // flags of a model role are refused next to a built-in role: they would be silently ignored
+  const unused = [
+    ...(agentSpec === 'oracle'
+      ? [
+          ['--agent-base-url', flags.agentBaseUrl],
+          ['--agent-api-key-env', flags.agentApiKeyEnv],
+        ]
+      : []),
+    ...(userSpec === 'scripted'
+      ? [
+          ['--user-base-url', flags.userBaseUrl],
+          ['--user-api-key-env', flags.userApiKeyEnv],
+        ]
+      : []),
+  ].filter(([, v]) => v !== undefined);
+  if (unused.length > 0) {
+    const names = unused.map(([n]) => n).join(', ');
+    const role = String(unused[0]?.[0]).startsWith('--agent') ? 'agent' : 'user';
+    throw new ConfigError(
+      `${names} applies to a model-played ${role}, but the ${role} is ${role === 'agent' ? 'the oracle' : 'scripted'}; ` +
+        `add --${role} openai:<model>, or drop ${names}`,
+    );
+  }
+  const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted';
+  if (!modelPlayed) {
+    const budgets = [
+      ['--budget-usd', flags.budgetUsd],
+      ['--budget-tokens', flags.budgetTokens],
+    ].filter(([, v]) => v !== undefined);
+    if (budgets.length > 0) {
+      throw new ConfigError(
+        `${budgets.map(([n]) => n).join(', ')}: the oracle agent and the scripted user make no model calls, so there is nothing to budget; ` +
+          'add --agent openai:<model> or --user openai:<model>, or drop the budget',
+      );
+    }
+  }
   const choice: RoleChoice = {
     agent:
       agentSpec === 'oracle'

@@ -1,12 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import { type LoadedDb, loadDbFile, readJsonFile } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
+import { readInputText, readPlainJson } from '../io/read-input.js';
 import { type CoveTask, readCoveBlocks } from '../tasks/cove-task.js';
 import { type RunTask, runTaskFromTau2 } from '../tasks/task.js';
 import { type LoadedTask, parseTau2Tasks } from '../tasks/tau2-task.js';
+import { validateCoveTasks } from '../tasks/validate-tasks.js';
 import { resolveTau2DomainDir } from '../tau2/data-dir.js';
 import { chooseDb } from './db-source.js';
 
@@ -38,18 +40,30 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
     loaded.map((t) => t.task.id),
     file,
   );
-  const tasks = JSON.parse(readFileSync(file, 'utf8')) as CoveTask[];
+  const tasks = readPlainJson(file) as CoveTask[];
   blocks.forEach((b, i) => {
     if (b.domain !== domain.name)
       throw new InputFileError(file, `$[${i}].cove.domain`, `is ${b.domain}, not ${domain.name}`);
   });
   if (tasks.length === 0) throw new InputFileError(file, '$', 'no tasks');
-  const dbs = new Set(blocks.map((b) => JSON.stringify(b.db)));
-  if (dbs.size > 1)
-    throw new ConfigError(`${file}: the tasks come from ${dbs.size} different DBs; split the file`);
-  const semantics = new Set(blocks.map((b) => b.semantics));
-  if (semantics.size > 1)
-    throw new ConfigError(`${file}: the tasks mix parity and fixed semantics; split the file`);
+  const firstDb = JSON.stringify(blocks[0]?.db);
+  const otherDb = blocks.findIndex((b) => JSON.stringify(b.db) !== firstDb);
+  if (otherDb !== -1) {
+    throw new InputFileError(
+      file,
+      `$[${otherDb}].cove.db`,
+      `task '${tasks[otherDb]?.id}' names another DB than task 0 (${JSON.stringify(blocks[otherDb]?.db)} vs ${firstDb}); ` +
+        'all tasks of a file run on one DB: fix the task or split the file',
+    );
+  }
+  const otherSemantics = blocks.findIndex((b) => b.semantics !== blocks[0]?.semantics);
+  if (otherSemantics !== -1) {
+    throw new InputFileError(
+      file,
+      `$[${otherSemantics}].cove.semantics`,
+      `task '${tasks[otherSemantics]?.id}' is ${blocks[otherSemantics]?.semantics}, task 0 ${blocks[0]?.semantics}; the tasks of a file share one semantics: split the file`,
+    );
+  }
   const db = blocks[0]?.db as CoveTask['cove']['db'];
   const choice =
     dbFlag !== undefined
@@ -66,8 +80,14 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
     const what = dbFlag ?? ('sandbox' in db ? `the sandbox (seed ${db.sandbox.seed})` : db.path);
     throw new ConfigError(
       `${what} is not the DB the tasks in ${file} were made from (canonical hash ${choice.loaded.hashes.canonical_sha256.slice(0, 12)}…, ` +
-        `the tasks say ${expected.slice(0, 12)}…)`,
+        `the tasks say ${expected.slice(0, 12)}…); pass the DB they were made from with --db, or make the tasks again on this DB`,
     );
+  }
+  try {
+    validateCoveTasks(domain, choice.loaded.base, tasks, file);
+  } catch (e) {
+    choice.loaded.base.close();
+    throw e;
   }
   return {
     tasks,
@@ -120,5 +140,5 @@ export function loadTau2Tasks(
       'db.json',
     );
   const loaded = loadDbFile(domain, dbFile, { expectTau2Pristine: options.db === undefined });
-  return { tasks: parsed.map(runTaskFromTau2), loaded, text: readFileSync(file, 'utf8') };
+  return { tasks: parsed.map(runTaskFromTau2), loaded, text: readInputText(file) };
 }

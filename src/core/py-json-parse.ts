@@ -23,6 +23,9 @@ function countLines(text: string, end: number): number {
   return n;
 }
 
+/** Nesting depth of lists and objects {@link parsePyJson} accepts unless told otherwise. */
+export const DEFAULT_MAX_DEPTH = 512;
+
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: strings may not contain raw control characters
@@ -34,10 +37,14 @@ const SIMPLE_STRING = /[^"\\\u0000-\u001f]*/y;
  * insertion-ordered `Map`s (a repeated key keeps its first position and its last value), and `NaN`, `Infinity`,
  * `-Infinity` are accepted. Control characters inside strings are rejected, as `strict=True` does.
  *
- * @throws {JsonSyntaxError} with CPython 3.11's message (`Expecting value: line 1 column 1 (char 0)`).
+ * Lists and objects may nest at most `maxDepth` deep (default {@link DEFAULT_MAX_DEPTH}), so a hostile file
+ * gives an error naming where, not a stack overflow.
+ *
+ * @throws {JsonSyntaxError} with CPython 3.11's message (`Expecting value: line 1 column 1 (char 0)`), or
+ *   `Nested deeper than N levels` at the list or object that goes past the limit.
  */
-export function parsePyJson(text: string): PyValue {
-  const parser = new Parser(text);
+export function parsePyJson(text: string, options: { maxDepth?: number } = {}): PyValue {
+  const parser = new Parser(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   const value = parser.value();
   parser.skipWs();
   if (parser.pos !== text.length) parser.fail('Extra data');
@@ -58,10 +65,17 @@ const ESCAPED: Record<string, string> = {
 /** A recursive-descent parser over one text (methods, not closures, on this hot path). */
 class Parser {
   readonly text: string;
+  readonly maxDepth: number;
   pos = 0;
+  depth = 0;
 
-  constructor(text: string) {
+  constructor(text: string, maxDepth: number) {
     this.text = text;
+    this.maxDepth = maxDepth;
+  }
+
+  enter(): void {
+    if (++this.depth > this.maxDepth) this.fail(`Nested deeper than ${this.maxDepth} levels`);
   }
 
   fail(reason: string, at = this.pos): never {
@@ -132,10 +146,12 @@ class Parser {
   object(): PyDict {
     const dict: PyDict = new Map();
     const text = this.text;
+    this.enter();
     this.pos++;
     this.skipWs();
     if (text[this.pos] === '}') {
       this.pos++;
+      this.depth--;
       return dict;
     }
     for (;;) {
@@ -150,6 +166,7 @@ class Parser {
       const ch = text[this.pos];
       if (ch === '}') {
         this.pos++;
+        this.depth--;
         return dict;
       }
       if (ch !== ',') this.fail("Expecting ',' delimiter");
@@ -160,10 +177,12 @@ class Parser {
   array(): PyValue[] {
     const list: PyValue[] = [];
     const text = this.text;
+    this.enter();
     this.pos++;
     this.skipWs();
     if (text[this.pos] === ']') {
       this.pos++;
+      this.depth--;
       return list;
     }
     for (;;) {
@@ -172,6 +191,7 @@ class Parser {
       const ch = text[this.pos];
       if (ch === ']') {
         this.pos++;
+        this.depth--;
         return list;
       }
       if (ch !== ',') this.fail("Expecting ',' delimiter");

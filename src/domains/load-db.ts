@@ -1,11 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, InputFileError } from '../core/errors.js';
-import { JsonSyntaxError, parsePyJson } from '../core/py-json-parse.js';
+import { ConfigError } from '../core/errors.js';
 import type { PyValue } from '../core/py-value.js';
 import { buildBase } from '../env/build-base.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import type { StateHashes } from '../env/state-digest.js';
+import { readJsonInput } from '../io/read-input.js';
 import { baseCacheKey, readCachedBase, writeCachedBase } from './base-cache.js';
 import { type Domain, sandboxSize } from './domain.js';
 
@@ -22,39 +22,28 @@ export interface LoadedDb {
 let lastRead: { file: string; mtimeMs: number; size: number; value: PyValue } | undefined;
 
 /**
- * Reads a JSON file losslessly (ints stay ints, floats stay floats, dict order kept). The value must be treated
- * as read-only: the last file read is kept and handed out again while the file is unchanged.
- * @throws {InputFileError} for unreadable files and syntax errors (with line and column).
+ * Reads a JSON file losslessly (ints stay ints, floats stay floats, dict order kept) through the shared bounded,
+ * depth-limited, UTF-8-checked reader ({@link readJsonInput}). The value must be treated as read-only: the last
+ * file read is kept and handed out again while the file is unchanged.
+ * @throws {InputFileError} for unreadable, too large, non-UTF-8 or too deeply nested files and syntax errors.
  */
 export function readJsonFile(file: string): PyValue {
-  let text: string;
   let stat: { mtimeMs: number; size: number };
   try {
     stat = statSync(file);
-    const hit = lastRead;
-    if (
-      hit !== undefined &&
-      hit.file === resolve(file) &&
-      hit.mtimeMs === stat.mtimeMs &&
-      hit.size === stat.size
-    ) {
-      return hit.value;
-    }
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputFileError(
-      file,
-      '$',
-      `cannot read file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-    );
+  } catch {
+    return readJsonInput(file); // names the file and the cause
   }
-  let value: PyValue;
-  try {
-    value = parsePyJson(text);
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) throw new InputFileError(file, '$', `not valid JSON: ${e.message}`);
-    throw e;
+  const hit = lastRead;
+  if (
+    hit !== undefined &&
+    hit.file === resolve(file) &&
+    hit.mtimeMs === stat.mtimeMs &&
+    hit.size === stat.size
+  ) {
+    return hit.value;
   }
+  const value = readJsonInput(file);
   lastRead = { file: resolve(file), mtimeMs: stat.mtimeMs, size: stat.size, value };
   return value;
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import { describeIssue, formatIssuePath } from '../core/schema-helpers.js';
+import { readPlainJson } from '../io/read-input.js';
 
 /**
  * Model-played roles (docs/design.md §5): per role, an OpenAI-compatible endpoint and sampling settings. Set by flags
@@ -56,12 +56,7 @@ export type CoveConfig = z.output<typeof coveConfigSchema>;
 
 /** Reads and validates a config file. @throws {InputFileError} naming the file and the field. */
 export function readCoveConfig(file: string): CoveConfig {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new InputFileError(file, '$', `not readable JSON (${(e as Error).message})`);
-  }
+  const value = readPlainJson(file, { what: '--config' });
   const result = coveConfigSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -88,6 +83,14 @@ export function resolveRoleConfig(
     ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
   };
   const result = roleConfigSchema.safeParse(merged);
+  if (result.success) {
+    const protocol = new URL(result.data.base_url).protocol;
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new ConfigError(
+        `${role} role: base URL ${result.data.base_url} is not http:// or https://; give the server's OpenAI-compatible URL, e.g. http://127.0.0.1:8000/v1`,
+      );
+    }
+  }
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(

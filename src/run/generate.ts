@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
-import { AbortedError } from '../core/errors.js';
+import { AbortedError, ConfigError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import { UsageMeter } from '../llm/usage-meter.js';
@@ -105,6 +105,13 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
         .join(', ')}${loaded.corrupt.length > 5 ? ', …' : ''}), copied to ${aside}; their episodes run again`,
     );
   }
+  const foreign = loaded.records.find((r) => r.run !== job.runName);
+  if (foreign !== undefined) {
+    throw new ConfigError(
+      `${paths.trajectories} holds episodes of another run (${foreign.run}, e.g. ${foreign.id}); this command is ` +
+        `${job.runName}: use another --out, or the command that made the folder to resume it`,
+    );
+  }
   const records: TrajectoryRecord[] = [...loaded.records];
   const byId = new Map(records.map((r) => [r.id, r]));
   for (const r of records) job.meter?.absorb(r.id, r.usage);
@@ -179,7 +186,15 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
                 keptTasks.add(record.task_index);
               }
               newEpisodes++;
-              if (record.termination_reason === 'infrastructure_error') newInfrastructureErrors++;
+              if (record.termination_reason === 'infrastructure_error') {
+                // told at once, with the URL and cause, not only inside trajectories.jsonl at the end
+                if (newInfrastructureErrors++ === 0) {
+                  job.onWarning?.(
+                    `${record.termination_detail ?? 'a model call failed'} — episodes that hit this are recorded as ` +
+                      'infrastructure failures (not graded) and retried when the same command runs again',
+                  );
+                }
+              }
             }
             ran = true;
             if (keptForSft(record)) break;

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
+import { readPlainJson } from '../io/read-input.js';
+import { checkRunIds, describeDifference, runIdOf } from './run-identity.js';
 
 /** The files of a run folder (docs/design.md §6). */
 export interface RunPaths {
@@ -9,6 +11,8 @@ export interface RunPaths {
   readonly runJson: string;
   readonly dbJson: string;
   readonly tasksJson: string;
+  /** Tasks appended as they are synthesized (a header line with the run id, then one task per line). */
+  readonly tasksPartial: string;
   readonly trajectories: string;
   readonly sft: string;
   readonly summary: string;
@@ -20,6 +24,7 @@ export function runPaths(dir: string): RunPaths {
     runJson: join(dir, 'run.json'),
     dbJson: join(dir, 'db.json'),
     tasksJson: join(dir, 'tasks.json'),
+    tasksPartial: join(dir, 'tasks.partial.jsonl'),
     trajectories: join(dir, 'trajectories.jsonl'),
     sft: join(dir, 'sft.jsonl'),
     summary: join(dir, 'summary.json'),
@@ -45,22 +50,31 @@ export function checkRunFolder(
   paths: RunPaths,
   fingerprint: RunManifest['fingerprint'],
 ): RunManifest | undefined {
-  if (!existsSync(paths.runJson)) return undefined;
+  const id = runIdOf(fingerprint);
+  if (!existsSync(paths.runJson)) {
+    checkRunIds(paths, id); // run.json deleted: the other files still say whose folder this is
+    return undefined;
+  }
   let previous: RunManifest;
   try {
-    previous = JSON.parse(readFileSync(paths.runJson, 'utf8')) as RunManifest;
+    previous = readPlainJson(paths.runJson, { what: "the run folder's settings" }) as RunManifest;
   } catch (e) {
     throw new ConfigError(
-      `${paths.runJson} is not readable JSON (${(e as Error).message}); use another --out`,
+      `${(e as Error).message}; this run folder is damaged: use another --out (or restore run.json)`,
     );
   }
-  const a = JSON.stringify(previous.fingerprint);
-  const b = JSON.stringify(fingerprint);
-  if (a !== b) {
+  if (typeof previous?.fingerprint !== 'object' || previous.fingerprint === null) {
     throw new ConfigError(
-      `${paths.dir} holds a different run (settings ${a} vs now ${b}); use another --out, or the same settings to resume`,
+      `${paths.runJson}: $.fingerprint: missing; this run folder is damaged: use another --out (or restore run.json)`,
     );
   }
+  if (JSON.stringify(previous.fingerprint) !== JSON.stringify(fingerprint)) {
+    throw new ConfigError(
+      `${paths.dir} holds a different run (${describeDifference(previous.fingerprint, fingerprint)}); ` +
+        'use another --out, or the same settings to resume it',
+    );
+  }
+  checkRunIds(paths, id);
   return previous;
 }
 

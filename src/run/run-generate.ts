@@ -1,4 +1,3 @@
-import { sha256Hex } from '../core/hash.js';
 import type { Domain } from '../domains/domain.js';
 import type { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
@@ -6,15 +5,18 @@ import type { EpisodeLimits } from '../sim/episode-session.js';
 import type { RoleFactory } from './episode-runner.js';
 import { generate } from './generate.js';
 import { checkRunFolder, runPaths } from './run-folder.js';
+import { checkRunFolderWritable, runIdOf } from './run-identity.js';
 import { lockRunFolder } from './run-lock.js';
 import type { RunSummary } from './summary.js';
+import { dropTaskCheckpoint, openTaskCheckpoint } from './task-checkpoint.js';
 import type { TaskSource } from './task-source.js';
 import type { TrajectorySettings } from './trajectory.js';
 
 /** A progress display for one phase (`tasks` while synthesizing, `episodes` while running). */
 export interface PhaseProgress {
   update(done: number, note?: string): void;
-  stop(): void;
+  /** `note` is `stopped` when the phase ended early (Ctrl-C, budget). */
+  stop(note?: string): void;
 }
 
 /** Everything a `cove generate` run needs, as a library call (the CLI only parses flags and prints). */
@@ -60,9 +62,10 @@ export interface GenerateRunResult {
 }
 
 /** A run's id: a short hash of its settings (the same settings give the same id, in any folder). */
-export function runId(fingerprint: Readonly<Record<string, unknown>>): string {
-  return `run-${sha256Hex(JSON.stringify(fingerprint)).slice(0, 12)}`;
-}
+export const runId = runIdOf;
+
+/** Most tasks `--target-sft` grows a run to (the CLI's `--n` limit). */
+const MAX_RUN_TASKS = 50_000;
 
 const NO_PROGRESS: PhaseProgress = { update() {}, stop() {} };
 
@@ -76,8 +79,11 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   const { source, targetSft } = options;
   const startPhase = options.startPhase ?? (() => NO_PROGRESS);
   const stopped = () => options.shouldStop?.() === true || options.signal?.aborted === true;
+  const paths = runPaths(options.out);
+  checkRunFolderWritable(paths); // before any work: a folder or file it may not write is refused now
   lockRunFolder(options.out); // one writer per run folder
-  checkRunFolder(runPaths(options.out), options.fingerprint); // before any task is synthesized
+  checkRunFolder(paths, options.fingerprint); // before any task is synthesized
+  const checkpoint = source.open ? openTaskCheckpoint(paths, runId(options.fingerprint)) : undefined;
   let count = targetSft === undefined ? options.n : Math.max(options.n, targetSft);
   let resumed: boolean | undefined;
   let newEpisodes = 0;
@@ -86,11 +92,12 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   let summary: RunSummary | undefined;
   for (;;) {
     const synthesizing = source.open ? startPhase('tasks', count) : NO_PROGRESS;
-    const tasks = await source.tasks(count, (done) => synthesizing.update(done), stopped);
-    synthesizing.stop();
+    const tasks = await source.tasks(count, (done) => synthesizing.update(done), stopped, checkpoint);
+    synthesizing.stop(stopped() && tasks.length < count ? 'stopped' : undefined);
     if (stopped() && tasks.length < count) break;
     taskCount = tasks.length;
     const progress = startPhase('episodes', tasks.length);
+    let doneTasks = 0;
     const result = await generate({
       domain: options.domain,
       out: options.out,
@@ -111,23 +118,27 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
       concurrency: options.concurrency,
       attempts: options.attempts,
       fingerprint: options.fingerprint,
-      onProgress: (done, _total, kept) => progress.update(done, `passed ${kept}`),
+      onProgress: (done, _total, kept) => {
+        doneTasks = done;
+        progress.update(done, `passed ${kept}`);
+      },
       shouldStop: stopped,
       ...(targetSft === undefined ? {} : { targetSft }),
       ...(options.meter === undefined ? {} : { meter: options.meter }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
-    progress.stop();
+    progress.stop(stopped() && doneTasks < tasks.length ? 'stopped' : undefined);
+    if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now
     summary = result.summary;
     resumed ??= result.resumed;
     newEpisodes += result.newEpisodes;
     newInfrastructureErrors += result.newInfrastructureErrors;
     const passed = result.summary.sft_trajectories;
     if (targetSft === undefined || passed >= targetSft || stopped()) break;
-    if (!source.open || tasks.length < count || count >= 50 * targetSft) break;
+    if (!source.open || tasks.length < count || count >= 50 * targetSft || count >= MAX_RUN_TASKS) break;
     const rate = Math.max(passed / tasks.length, 0.05);
-    count = Math.min(50 * targetSft, tasks.length + Math.ceil((targetSft - passed) / rate));
+    count = Math.min(50 * targetSft, MAX_RUN_TASKS, tasks.length + Math.ceil((targetSft - passed) / rate));
   }
   return {
     ...(summary === undefined ? {} : { summary }),

@@ -15,7 +15,12 @@ export function lockRunFolder(dir: string): void {
     try {
       fd = openSync(file, 'wx');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        throw new ConfigError(
+          `--out ${dir}: cannot create ${file} (${code ?? String(e)}); fix the folder's permissions (chmod u+w) or choose another --out`,
+        );
+      }
       const owner = Number.parseInt(readOwner(file), 10);
       if (Number.isSafeInteger(owner) && owner !== process.pid && isAlive(owner)) {
         throw new ConfigError(

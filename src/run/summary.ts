@@ -21,14 +21,23 @@ export interface RunSummary {
   readonly run: string;
   readonly updated_at: string;
   readonly wall_time_s: number;
+  /** Tasks with at least one graded episode (one that did not end on an infrastructure failure). */
   readonly tasks: number;
+  /** Every episode recorded, infrastructure failures included. */
   readonly episodes: number;
+  /** Episodes that ran to a verdict: all but the infrastructure failures. Yields and means are over these. */
+  readonly graded_episodes: number;
+  /**
+   * Episodes lost to the infrastructure (a model endpoint unreachable or failing after its retries) and tasks with
+   * no other episode: not the agent's failures, so left out of every yield and mean; a rerun retries them.
+   */
+  readonly infrastructure_failures: { readonly episodes: number; readonly tasks: number };
   readonly sft_trajectories: number;
-  /** Share of tasks with at least one SFT trajectory. */
+  /** Share of graded tasks with at least one SFT trajectory. */
   readonly task_yield: number;
-  /** Share of episodes kept for SFT. */
+  /** Share of graded episodes kept for SFT. */
   readonly episode_yield: number;
-  /** Mean CoVe score over the episodes of generated tasks (0 when there are none). */
+  /** Mean CoVe score over the graded episodes of generated tasks (0 when there are none). */
   readonly mean_score: number;
   /** Mean τ² reward over the episodes where it could be computed. */
   readonly mean_tau2_reward: number;
@@ -102,17 +111,24 @@ export interface TaskFacts {
   readonly difficulty: string;
 }
 
+/** True for an episode lost to the infrastructure (not graded: it says nothing of the agent). */
+export const isInfrastructureFailure = (r: TrajectoryRecord) =>
+  r.termination_reason === 'infrastructure_error';
+
 /**
  * Summarises a run from its trajectories (any order) and its tasks. Yields are per task: a task passes when one
- * of its episodes is kept for SFT.
+ * of its episodes is kept for SFT. Episodes lost to the infrastructure are counted apart
+ * (`infrastructure_failures`) and enter no yield, mean or distribution.
  */
 export function summarize(
   run: string,
-  records: readonly TrajectoryRecord[],
+  allRecords: readonly TrajectoryRecord[],
   tasks: readonly TaskFacts[],
   wallTimeS: number,
   baseline?: DoNothingBaseline,
 ): RunSummary {
+  const records = allRecords.filter((r) => !isInfrastructureFailure(r));
+  const lost = allRecords.filter(isInfrastructureFailure);
   const passed = new Set(records.filter(keptForSft).map((r) => r.task_index));
   const attempted = new Set(records.map((r) => r.task_index));
   const group = (keyOf: (t: TaskFacts) => string[]) => {
@@ -134,7 +150,7 @@ export function summarize(
     for (const v of values) if (v !== undefined) out[v] = (out[v] ?? 0) + 1;
     return out;
   };
-  const usage = records.reduce(
+  const usage = allRecords.reduce(
     (u, r) => ({
       prompt_tokens: u.prompt_tokens + r.usage.prompt_tokens,
       completion_tokens: u.completion_tokens + r.usage.completion_tokens,
@@ -148,7 +164,12 @@ export function summarize(
     updated_at: new Date().toISOString(),
     wall_time_s: Number(wallTimeS.toFixed(3)),
     tasks: attempted.size,
-    episodes: records.length,
+    episodes: allRecords.length,
+    graded_episodes: records.length,
+    infrastructure_failures: {
+      episodes: lost.length,
+      tasks: new Set(lost.map((r) => r.task_index).filter((i) => !attempted.has(i))).size,
+    },
     sft_trajectories: records.filter(keptForSft).length,
     task_yield: attempted.size === 0 ? 0 : Number((passed.size / attempted.size).toFixed(4)),
     episode_yield:
@@ -169,8 +190,8 @@ export function summarize(
     yield_by_kind: group((t) => [...t.kinds]),
     yield_by_k: group((t) => [String(t.k)]),
     yield_by_difficulty: group((t) => [t.difficulty]),
-    termination_reasons: count(records.map((r) => r.termination_reason)),
-    failures: count(records.map((r) => r.failure)),
+    termination_reasons: count(allRecords.map((r) => r.termination_reason)),
+    failures: count(allRecords.map((r) => r.failure)),
     per_episode: {
       user_turns: stats(records.map((r) => r.messages.filter((m) => m.role === 'user').length)),
       messages: stats(records.map((r) => r.messages.length)),

@@ -1,6 +1,7 @@
 import type { LoadedDb } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
 import type { RunTask } from '../tasks/task.js';
+import type { TaskCheckpoint } from './task-checkpoint.js';
 
 /** Where a run's tasks come from: synthesized on demand from a DB, or read from a file. */
 export interface TaskSource {
@@ -10,9 +11,16 @@ export interface TaskSource {
   readonly sourceId: string;
   /**
    * Tasks 0..n-1 (synthesizing more when asked, if the source allows), yielding to the event loop now and then
-   * so that Ctrl-C and progress output get through; stops early when `shouldStop` says so.
+   * so that Ctrl-C and progress output get through; stops early when `shouldStop` says so. A synthesizing source
+   * starts from `checkpoint.existing` (tasks made by an earlier invocation of the same run, checked to be tasks
+   * 0..m-1 of these settings) and saves each new task to it as soon as it is made.
    */
-  tasks(n: number, onTask?: (done: number) => void, shouldStop?: () => boolean): Promise<RunTask[]>;
+  tasks(
+    n: number,
+    onTask?: (done: number) => void,
+    shouldStop?: () => boolean,
+    checkpoint?: TaskCheckpoint,
+  ): Promise<RunTask[]>;
   /** Whether more tasks can be made than the file holds (`--target-sft`). */
   readonly open: boolean;
   /** The semantics the tasks were made under (a tasks file decides it). */

@@ -107,7 +107,7 @@ describe('resuming model-role runs', () => {
     const down = await runCoveAsync(args(failing.baseUrl));
     // every episode lost to the endpoint: not a finished run (exit 1), said on stderr
     expect(down.status, down.stderr).toBe(1);
-    expect(down.stderr).toContain('note: 3 episode(s) ended on an infrastructure failure');
+    expect(down.stderr).toContain('incomplete: 3 episode(s) ended on an infrastructure failure');
     const failed = readRecords(out);
     expect(failed).toHaveLength(3);
     for (const r of failed) {

@@ -10,12 +10,13 @@ import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../..
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
-import { intFlag } from '../db-source.js';
+import { intFlag, MAX_SEED, MAX_TASKS } from '../db-source.js';
 import { type TaskFlags, taskSource } from '../generate-setup.js';
 import { prepareOutputDir } from '../output-paths.js';
 import { startProgress } from '../progress.js';
 import { type RoleFlags, resolveRoles } from '../role-flags.js';
 import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
+import { allCoveTasks } from '../tasks-input.js';
 
 interface GenerateFlags extends TaskFlags, RoleFlags {
   domain?: string;
@@ -35,6 +36,10 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   maxErrors: string;
   quiet?: boolean;
 }
+
+const TAU2_TASKS_NEED_MODELS = (file: string) =>
+  `${file} holds τ²'s own tasks (no cove block): the oracle agent and the scripted user need tasks ` +
+  "made by `cove tasks`; run τ² tasks with --agent openai:<model> and --user openai:<model> (graded by τ²'s evaluator)";
 
 /** `cove generate`: the main job, from a DB (or tasks) to verified trajectories and SFT data. */
 export function registerGenerate(program: Command): void {
@@ -105,13 +110,13 @@ export function registerGenerate(program: Command): void {
     if (flags.text !== 'cove' && flags.text !== 'tau2')
       throw new ConfigError(`--text must be cove or tau2, not '${flags.text}'`);
     const text = flags.text as TextSetting;
-    const seed = intFlag('--seed', flags.seed, 1);
-    const n = intFlag('--n', flags.n, flags.tasks === undefined ? 100 : Number.MAX_SAFE_INTEGER, 1);
+    const seed = intFlag('--seed', flags.seed, 1, 0, MAX_SEED);
+    const n = intFlag('--n', flags.n, flags.tasks === undefined ? 100 : MAX_TASKS, 1, MAX_TASKS);
     const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
-    const concurrency = intFlag('--concurrency', flags.concurrency, 64, 1);
-    const attempts = intFlag('--attempts', flags.attempts, 1, 1);
+    const concurrency = intFlag('--concurrency', flags.concurrency, 64, 1, 4096);
+    const attempts = intFlag('--attempts', flags.attempts, 1, 1, 100);
     const targetSft =
-      flags.targetSft === undefined ? undefined : intFlag('--target-sft', flags.targetSft, 1, 1);
+      flags.targetSft === undefined ? undefined : intFlag('--target-sft', flags.targetSft, 1, 1, MAX_TASKS);
     const limits = {
       maxSteps: intFlag('--max-steps', flags.maxSteps, 200, 1),
       maxErrors: intFlag('--max-errors', flags.maxErrors, 10, 1),
@@ -135,13 +140,17 @@ export function registerGenerate(program: Command): void {
       models: roles.models,
     });
     const out = resolve(flags.out);
+    if (
+      flags.tasks !== undefined &&
+      !allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks)) &&
+      (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')
+    ) {
+      throw new ConfigError(TAU2_TASKS_NEED_MODELS(flags.tasks));
+    }
     const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }), out });
     if (!source.cove && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
       source.loaded.base.close();
-      throw new ConfigError(
-        `${flags.tasks} holds τ²'s own tasks (no cove block): the oracle agent and the scripted user need tasks ` +
-          "made by `cove tasks`; run τ² tasks with --agent openai:<model> and --user openai:<model> (graded by τ²'s evaluator)",
-      );
+      throw new ConfigError(TAU2_TASKS_NEED_MODELS(String(flags.tasks)));
     }
     if (
       flags.tasks !== undefined &&
@@ -154,6 +163,14 @@ export function registerGenerate(program: Command): void {
     }
     // a tasks file decides the semantics (its gold states were proven under it)
     const semantics = source.semantics;
+    if (flags.n !== undefined && !source.open) {
+      const held = (await source.tasks(MAX_TASKS)).length;
+      if (held < n) {
+        process.stderr.write(
+          `note: --n ${n}, but ${flags.tasks} holds ${held} task(s): running all ${held}\n`,
+        );
+      }
+    }
     if (targetSft !== undefined && !source.open && flags.tasks !== undefined) {
       process.stderr.write('note: --target-sft with --tasks can only use the tasks in the file\n');
     }
@@ -217,24 +234,36 @@ export function registerGenerate(program: Command): void {
     source.loaded.base.close();
     const s = result.summary;
     const budget = roles.meter.exhausted() ? ' (budget reached: no new episodes were started)' : '';
+    const lost = s.infrastructure_failures.episodes;
+    const graded = lost > 0 ? ` (${s.graded_episodes} graded, ${lost} lost to infrastructure failures)` : '';
     process.stderr.write(
-      `${resumed === true ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes (${newEpisodes} new), ` +
-        `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-        `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}${budget}\n`,
+      `${resumed === true ? 'resumed' : 'wrote'} ${out}: ${s.episodes} episodes${graded} (${newEpisodes} new), ` +
+        (s.graded_episodes === 0
+          ? 'no episode graded (no yield or score to report)'
+          : `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
+            `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
+        `${budget}\n`,
     );
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {
       process.stderr.write(`note: --target-sft ${targetSft} not reached (${s.sft_trajectories} passed)\n`);
     }
-    if (s.tasks > taskCount && flags.tasks === undefined) {
+    if (s.tasks + s.infrastructure_failures.tasks > taskCount && flags.tasks === undefined) {
       process.stderr.write(
-        `note: ${out} holds ${s.tasks} tasks from an earlier run with a larger --n; the summary covers all of them\n`,
+        `note: ${out} holds tasks from an earlier run with a larger --n; the summary covers all of them\n`,
       );
     }
-    const lost = s.termination_reasons.infrastructure_error ?? 0;
+    const again = `cove ${process.argv.slice(2).join(' ')}`;
     if (lost > 0) {
       process.stderr.write(
-        `note: ${lost} episode(s) ended on an infrastructure failure (model endpoint unreachable or failing after ` +
-          `retries; see termination_detail); run the same command again to retry them\n`,
+        `incomplete: ${lost} episode(s) ended on an infrastructure failure (model endpoint unreachable or failing after ` +
+          `retries; see termination_detail in trajectories.jsonl); they are left out of yields and scores. ` +
+          `Fix the endpoint, then run the same command again to retry them: ${again}\n`,
+      );
+    }
+    const notRun = taskCount - s.tasks - s.infrastructure_failures.tasks;
+    if (interrupted && notRun > 0) {
+      process.stderr.write(
+        `incomplete: stopped with ${notRun} of ${taskCount} task(s) not run; run the same command again to continue: ${again}\n`,
       );
     }
     if (interrupted) process.exitCode = 130;

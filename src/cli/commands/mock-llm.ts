@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { ConfigError, InputFileError } from '../../core/errors.js';
 import { parseWith } from '../../core/schema-helpers.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
+import { readPlainJson } from '../../io/read-input.js';
 import type { MockScript } from '../../server/mock-llm/app.js';
 import { FAULTS, type Fault, isFault } from '../../server/mock-llm/faults.js';
 import { RoleSessions } from '../../server/mock-llm/sessions.js';
@@ -83,6 +83,7 @@ export function registerMockLlm(program: Command): void {
         throw new ConfigError(`--fault-rate must be between 0 and 1, not '${flags.faultRate}'`);
       if (flags.mode !== 'oracle' && flags.mode !== 'script')
         throw new ConfigError(`--mode must be oracle or script, not '${flags.mode}'`);
+      const faults = faultList(flags.faults); // flags first: a bad flag is reported before any file is read
       let sessions: RoleSessions | undefined;
       let script: MockScript | undefined;
       if (flags.mode === 'oracle') {
@@ -94,19 +95,14 @@ export function registerMockLlm(program: Command): void {
           loaded.map((t) => t.task.id),
           flags.tasks,
         );
-        const tasks = JSON.parse(readFileSync(flags.tasks, 'utf8')) as CoveTask[];
+        const tasks = readPlainJson(flags.tasks) as CoveTask[];
         const first = blocks[0];
         if (first === undefined) throw new InputFileError(flags.tasks, '$', 'no tasks');
         const domain = getDomain(first.domain);
         sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
       } else {
         if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');
-        let value: unknown;
-        try {
-          value = JSON.parse(readFileSync(flags.script, 'utf8'));
-        } catch (e) {
-          throw new InputFileError(flags.script, '$', `not readable JSON (${(e as Error).message})`);
-        }
+        const value = readPlainJson(flags.script, { what: '--script' });
         script = parseWith(mockScriptSchema, value, flags.script) as MockScript;
       }
       // the HTTP stack (hono) loads only when a server starts
@@ -118,7 +114,7 @@ export function registerMockLlm(program: Command): void {
         ...(script === undefined ? {} : { script }),
         latencyMs: intFlag('--latency-ms', flags.latencyMs, 0),
         faultRate: rate,
-        faults: faultList(flags.faults),
+        faults,
         hangMs: intFlag('--hang-ms', flags.hangMs, 65_000),
         slowMs: intFlag('--slow-ms', flags.slowMs, 1500),
         seed: intFlag('--seed', flags.seed, 1),

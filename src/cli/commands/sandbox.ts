@@ -7,6 +7,7 @@ import { pyJsonDumps } from '../../core/py-json.js';
 import type { PyValue } from '../../core/py-value.js';
 import { sandboxSize } from '../../domains/domain.js';
 import { domainNames, getDomain } from '../../domains/registry.js';
+import { prepareOutputFile } from '../output-paths.js';
 
 interface SandboxCliOptions {
   domain?: string;
@@ -80,7 +81,7 @@ export function registerSandbox(program: Command): void {
         throw new ConfigError(`cove sandbox needs --domain (one of: ${domainNames().join(', ')})`);
       }
       const domain = getDomain(options.domain);
-      const seed = parseCount('--seed', options.seed, 0, Number.MAX_SAFE_INTEGER) as number;
+      const seed = parseCount('--seed', options.seed, 0, 2 ** 32 - 1) as number;
       const sandbox = domain.sandbox;
       if (sandbox === undefined) throw new ConfigError(`domain '${domain.name}' has no sandbox generator`);
       const given: Record<string, number | undefined> = {};
@@ -96,6 +97,7 @@ export function registerSandbox(program: Command): void {
         }
         given[key] = parseCount(flagName(key), text, spec.min ?? 1, spec.max ?? MAX_SIZE);
       }
+      prepareOutputFile('--out', options.out);
       const value = sandbox.generate(seed, sandboxSize(sandbox, given));
       writeDb(options.out, pyJsonDumps(value, { indent: 4 }));
       console.error(

@@ -8,7 +8,7 @@ import { domainNames } from '../../domains/registry.js';
 import type { QualityReport } from '../../tasks/quality-report.js';
 import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
 import { COVE_VERSION } from '../../version.js';
-import { chooseDb, intFlag } from '../db-source.js';
+import { chooseDb, intFlag, MAX_SEED, MAX_TASKS } from '../db-source.js';
 import { prepareOutputFile } from '../output-paths.js';
 import { startProgress } from '../progress.js';
 import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
@@ -69,12 +69,16 @@ export function registerTasks(program: Command): void {
     if (domain.synthesis === undefined)
       throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
     const parsed = synthesisFlags(flags);
-    const n = intFlag('--n', flags.n, 500, 1);
-    const seed = intFlag('--seed', flags.seed, 1);
+    const n = intFlag('--n', flags.n, 500, 1, MAX_TASKS);
+    const seed = intFlag('--seed', flags.seed, 1, 0, MAX_SEED);
     const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
     const sandboxSeed =
-      flags.sandboxSeed === undefined ? undefined : intFlag('--sandbox-seed', flags.sandboxSeed, 0);
+      flags.sandboxSeed === undefined
+        ? undefined
+        : intFlag('--sandbox-seed', flags.sandboxSeed, 0, 0, MAX_SEED);
     prepareOutputFile('--out', flags.out);
+    const reportFile = join(dirname(flags.out), `${basename(flags.out).replace(/\.json$/, '')}.report.json`);
+    prepareOutputFile('--out (its report)', reportFile);
     const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: dirname(resolve(flags.out)) });
     const progress = startProgress('tasks', n);
     const result = await synthesizeTasks(
@@ -94,7 +98,6 @@ export function registerTasks(program: Command): void {
     progress.stop();
     choice.loaded.base.close();
     writeFileAtomic(flags.out, `${JSON.stringify(result.tasks, null, 2)}\n`);
-    const reportFile = join(dirname(flags.out), `${basename(flags.out).replace(/\.json$/, '')}.report.json`);
     writeFileAtomic(reportFile, `${JSON.stringify(result.report, null, 2)}\n`);
     for (const line of reportLines(result.report)) process.stderr.write(`${line}\n`);
     process.stderr.write(`wrote ${flags.out} and ${reportFile}\n`);
