@@ -209,8 +209,7 @@ describe('cove generate: resume', () => {
     const r = runCove(['generate', '--fuzz', '1', '--n', '5', '--quiet'], { cwd: cwdA });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('holds a different run');
-    expect(r.stderr).toContain('"fuzz":2');
-    expect(r.stderr).toContain('"fuzz":1');
+    expect(r.stderr).toContain('(fuzz 2 → 1)'); // the setting that differs, named
     expect(r.stderr).toContain('use another --out');
     expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
     expect(read(dirA, 'trajectories.jsonl').equals(before)).toBe(true);

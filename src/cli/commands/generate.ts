@@ -142,6 +142,7 @@ export function registerGenerate(program: Command): void {
     const out = resolve(flags.out);
     if (
       flags.tasks !== undefined &&
+      parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks).length > 0 && // an empty file: 'no tasks' below
       !allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks)) &&
       (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')
     ) {
