@@ -191,10 +191,10 @@ const cases: BadInputCase[] = [
     todo: 'one of: retail',
   },
   {
-    name: 'sandbox --domain airline (unknown)',
-    args: () => ['sandbox', '--domain', 'airline', '--seed', '1', '--out', 'db.json'],
-    what: /airline/,
-    where: 'airline',
+    name: 'sandbox --domain banking (unknown)',
+    args: () => ['sandbox', '--domain', 'banking', '--seed', '1', '--out', 'db.json'],
+    what: /banking/,
+    where: 'banking',
     todo: /retail/,
   },
   {
