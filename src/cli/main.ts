@@ -3,6 +3,7 @@ import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
 import { registerExport } from './commands/export.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerGrade } from './commands/grade.js';
 import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -18,6 +19,7 @@ const program = new Command('cove')
 
 registerExport(program);
 registerGenerate(program);
+registerGrade(program);
 registerMockLlm(program);
 registerReplay(program);
 registerSandbox(program);
