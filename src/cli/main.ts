@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
+import { registerEval } from './commands/eval.js';
 import { registerExport } from './commands/export.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerGrade } from './commands/grade.js';
@@ -17,6 +18,7 @@ const program = new Command('cove')
   .showHelpAfterError()
   .exitOverride();
 
+registerEval(program);
 registerExport(program);
 registerGenerate(program);
 registerGrade(program);

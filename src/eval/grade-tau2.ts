@@ -252,7 +252,12 @@ export function gradeSimulation(sim: Tau2SimView, ctx: GradeContext): Simulation
   }
 
   const recReward = pyGet(ri ?? undefined, 'reward');
-  const recordedReward = typeof recReward === 'number' ? recReward : null;
+  // cove writes a reward it could not evaluate as 0 with info.reward_null (τ²'s reward must be a number)
+  const recordedNull = pyGet(pyGet(ri ?? undefined, 'info'), 'reward_null') === true;
+  const recordedReward =
+    (typeof recReward === 'number' || typeof recReward === 'bigint') && !recordedNull
+      ? Number(recReward)
+      : null;
   const recDb = pyGet(pyGet(ri ?? undefined, 'db_check'), 'db_match');
   const recordedDb = typeof recDb === 'boolean' ? recDb : null;
   const agreeReward =
