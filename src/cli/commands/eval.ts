@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { agentContext } from '../../domains/agent-context.js';
+import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
 import { evalReport, reportTable } from '../../eval/eval-report.js';
 import { TAU2_SEED } from '../../eval/py-random.js';
@@ -12,11 +13,12 @@ import { ChatModel } from '../../llm/chat-model.js';
 import { type RoleConfig, resolveRoleConfig } from '../../llm/config.js';
 import { tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import type { RunTask } from '../../tasks/task.js';
+import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
 import { intFlag } from '../db-source.js';
 import { type RoleFlags, resolveRoles } from '../role-flags.js';
-import { loadTau2Tasks } from '../tasks-input.js';
+import { allCoveTasks, loadTau2Tasks } from '../tasks-input.js';
 
 interface EvalFlags extends RoleFlags {
   domain: string;
@@ -114,6 +116,11 @@ export function registerEval(program: Command): void {
       });
       const tasksFile = flags.tasks ?? taskSetFile(domainDir, domain.name, flags.taskSet);
       const taskSet = flags.tasks === undefined ? flags.taskSet : `file:${resolve(flags.tasks)}`;
+      if (flags.tasks !== undefined && allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks))) {
+        throw new ConfigError(
+          `${flags.tasks} holds tasks made by cove (a cove block): cove eval runs τ²'s own tasks only for now; run cove's tasks with cove generate --tasks`,
+        );
+      }
       const input = loadTau2Tasks(domain, tasksFile, { tau2Data: tau2Root(domainDir) });
       const tasks = selectTasks(input.tasks, domainDir, flags);
       let judge: RoleConfig | undefined;
