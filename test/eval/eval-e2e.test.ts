@@ -243,4 +243,68 @@ describe('cove eval end to end (mock-llm as agent, user and judge)', () => {
     expect(r.stderr).toContain('--judge openai:mock at http://127.0.0.1:9/v1 is not reachable');
     expect(existsSync(join(out, 'trajectories.jsonl'))).toBe(false);
   });
+
+  it('cove grade on cove’s own airline run with tool calls (a read, then a cancellation) gives back the recorded rewards', {
+    timeout: 120_000,
+  }, async () => {
+    const file = join(tmp, 'airline-script.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        agent: [
+          {
+            content: null,
+            tool_calls: [{ name: 'get_user_details', arguments: { user_id: 'raj_sanchez_7340' } }],
+          },
+          {
+            content: null,
+            tool_calls: [{ name: 'cancel_reservation', arguments: { reservation_id: 'Q69X3R' } }],
+          },
+          { content: 'Done.' },
+        ],
+        user: [{ content: 'Hi, I need help with a reservation.' }, { content: 'Thanks. ###STOP###' }],
+      }),
+    );
+    const air = await startMockLlm(['--mode', 'script', '--script', file]);
+    try {
+      const out = join(tmp, 'airline');
+      const r = await runCoveAsync(
+        [
+          'eval',
+          '--domain',
+          'airline',
+          '--tau2-data',
+          TAU2,
+          '--ids',
+          '0,1',
+          '--trials',
+          '2',
+          ...roles(air.baseUrl),
+          '--out',
+          out,
+        ],
+        { timeoutMs: 100_000 },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const records = lines(join(out, 'trajectories.jsonl')).map((l) => JSON.parse(l));
+      expect(records).toHaveLength(4);
+      for (const rec of records)
+        expect(rec.messages.filter((m: { role: string }) => m.role === 'tool')).toHaveLength(2);
+      for (const target of ['trajectories.jsonl', 'results.json']) {
+        const g = await runCoveAsync(['grade', '--json', '--tau2-data', TAU2, join(out, target)]);
+        expect(g.status, g.stderr).toBe(0);
+        const summary = JSON.parse(g.stdout.trim().split('\n').at(-1) ?? '');
+        expect(summary).toMatchObject({
+          simulations: 4,
+          tool_calls: 8,
+          tool_outputs_identical: 8,
+          agree_reward: 4,
+          agree_db: 4,
+          disagreements: [],
+        });
+      }
+    } finally {
+      await air.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { type GradedFile, type GradeSummary, gradeResultsFile } from '../../eval/grade-file.js';
+import { gradeTrajectoriesFile } from '../../eval/grade-trajectories.js';
 
 interface GradeOptions {
   json?: boolean;
@@ -71,7 +72,7 @@ export function registerGrade(program: Command): void {
     .description(
       're-grade τ² results files without a model: replay every tool call, recompute rewards, find mislabelled simulations',
     )
-    .argument('<files...>', 'τ² results .json files')
+    .argument('<files...>', 'τ² results .json files, or cove trajectories.jsonl files')
     .option(
       '--json',
       'print one JSON object (the counts, mislabelled simulations and disagreements) on the last line',
@@ -87,9 +88,17 @@ export function registerGrade(program: Command): void {
           '--judge is not supported by cove grade yet: NL assertions are graded from the verdicts recorded in the file',
         );
       }
-      const graded = files.map((f) =>
-        gradeResultsFile(f, { tau2Data: options.tau2Data, env: process.env.COVE_TAU2_DATA }),
-      );
+      const where = { tau2Data: options.tau2Data, env: process.env.COVE_TAU2_DATA };
+      const graded = files.map((f) => {
+        if (!f.endsWith('.jsonl')) return gradeResultsFile(f, where);
+        const g = gradeTrajectoriesFile(f, where);
+        if (g.skipped > 0) {
+          process.stderr.write(
+            `note: ${f}: ${g.skipped} record(s) graded by CoVe's verifier were not re-graded\n`,
+          );
+        }
+        return g;
+      });
       if (options.json === true) process.stdout.write(`${JSON.stringify(total(graded))}\n`);
       else process.stdout.write(`${graded.map(human).join('\n\n')}\n`);
     });
