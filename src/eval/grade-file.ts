@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import { loadDbFile, readJsonFile } from '../domains/load-db.js';
 import { getDomain } from '../domains/registry.js';
+import type { ChatModel } from '../llm/chat-model.js';
+import type { ChatMessage } from '../sim/messages.js';
 import { resolveTau2DomainDir } from '../tau2/data-dir.js';
 import { readTau2Results } from '../tau2/results-file.js';
 import {
@@ -13,7 +15,8 @@ import {
   type Mislabelled,
   type SimulationGrade,
 } from './grade-tau2.js';
-import { pyGet, simulationViews } from './tau2-sim.js';
+import { judgeNlAssertions } from './nl-judge.js';
+import { pyGet, simulationViews, type Tau2SimView } from './tau2-sim.js';
 
 /** `cove grade --json`'s object (counts are integers). */
 export interface GradeSummary {
@@ -41,6 +44,36 @@ export interface GradedFile {
 export interface GradeFileOptions {
   readonly tau2Data?: string | undefined;
   readonly env?: string | undefined;
+  /** Judges NL assertions afresh instead of using the recorded verdicts (`--judge`). */
+  readonly judge?: ChatModel | undefined;
+}
+
+/**
+ * Asks the judge about every simulation whose task has NL_ASSERTION in its basis with assertions (and that ended
+ * by a stop, so τ²'s gate lets it be evaluated), one at a time.
+ */
+export async function judgeSimulations(
+  views: readonly Tau2SimView[],
+  tasks: readonly CriteriaTask[],
+  judge: ChatModel,
+): Promise<Map<string, { reward: number | null; error?: string }>> {
+  const out = new Map<string, { reward: number | null; error?: string }>();
+  for (const v of views) {
+    if (v.termination !== 'user_stop' && v.termination !== 'agent_stop') continue;
+    const c = tasks.find((t) => t.id === v.taskId)?.criteria ?? undefined;
+    const basis = pyGet(c, 'reward_basis');
+    const assertions = pyGet(c, 'nl_assertions');
+    if (
+      !Array.isArray(basis) ||
+      !basis.includes('NL_ASSERTION') ||
+      !Array.isArray(assertions) ||
+      assertions.length === 0
+    )
+      continue;
+    const j = await judgeNlAssertions(judge, v.taskId, v.transcript as ChatMessage[], assertions.map(String));
+    out.set(v.id, { reward: j.reward, ...(j.error === undefined ? {} : { error: j.error }) });
+  }
+  return out;
 }
 
 /**
@@ -51,7 +84,7 @@ export interface GradeFileOptions {
  * @throws {InputFileError} for a malformed file (naming the JSON path); {@link ConfigError} when no τ² data
  *   directory is found (the message names `--tau2-data` and `COVE_TAU2_DATA`) or the domain is unknown.
  */
-export function gradeResultsFile(file: string, options: GradeFileOptions = {}): GradedFile {
+export async function gradeResultsFile(file: string, options: GradeFileOptions = {}): Promise<GradedFile> {
   const checked = readTau2Results(file);
   const doc = readJsonFile(file);
   const domainName = checked.info.environment_info.domain_name;
@@ -79,14 +112,16 @@ export function gradeResultsFile(file: string, options: GradeFileOptions = {}): 
   const loaded = loadDbFile(domain, join(dir, 'db.json'), { expectTau2Pristine: true });
   const own = criteriaTasks(pyGet(doc, 'tasks'));
   const reference: CriteriaTask[] = criteriaTasks(readJsonFile(join(dir, 'tasks.json')));
+  const views = simulationViews(file, doc);
   const ctx = {
     base: loaded.base,
     tasks: new Map(own.map((t) => [t.id, t])),
     reference,
     gitCommit: checked.info.git_commit,
     goldHashes: new Map<string, string>(),
+    ...(options.judge === undefined ? {} : { judged: await judgeSimulations(views, own, options.judge) }),
   };
-  const grades = simulationViews(file, doc).map((sim) => gradeSimulation(sim, ctx));
+  const grades = views.map((sim) => gradeSimulation(sim, ctx));
   const mislabelled = grades.flatMap((g) => (g.mislabelled === null ? [] : [g.mislabelled]));
   return {
     file,

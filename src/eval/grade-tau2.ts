@@ -89,6 +89,8 @@ export interface GradeContext {
   readonly reference: readonly CriteriaTask[];
   /** The τ² commit that wrote the file (named in divergence reasons). */
   readonly gitCommit: string;
+  /** NL verdicts from `--judge` by simulation id (reward 1/0, or null when the judge failed); else recorded ones. */
+  readonly judged?: ReadonlyMap<string, { readonly reward: number | null; readonly error?: string }>;
   /** Gold end-state hashes by task id (filled as tasks are met). */
   readonly goldHashes: Map<string, string>;
 }
@@ -241,8 +243,20 @@ export function gradeSimulation(sim: Tau2SimView, ctx: GradeContext): Simulation
       } else if (component === 'NL_ASSERTION') {
         const assertions = list(pyGet(c, 'nl_assertions')) ?? [];
         const verdicts = list(pyGet(ri ?? undefined, 'nl_assertions'));
+        const judged = ctx.judged?.get(sim.id);
         if (assertions.length === 0) values.push(1);
-        else if (verdicts === null) {
+        else if (judged !== undefined) {
+          values.push(judged.reward);
+          if (judged.reward === null)
+            notEvaluated.push(`NL_ASSERTION (judge: ${judged.error ?? 'no verdict'})`);
+          else {
+            const theirs = verdicts === null ? null : verdicts.every((v) => pyGet(v, 'met') === true) ? 1 : 0;
+            if (theirs !== judged.reward)
+              parts.push(
+                `NL assertions: our judge ${judged.reward ? 'met' : 'not met'}, recorded ${theirs === null ? 'none' : theirs ? 'met' : 'not met'}`,
+              );
+          }
+        } else if (verdicts === null) {
           values.push(null);
           notEvaluated.push('NL_ASSERTION (no recorded verdicts and no --judge)');
         } else values.push(verdicts.every((v) => pyGet(v, 'met') === true) ? 1 : 0); // [] passes, as in τ²

@@ -122,6 +122,7 @@ export function gradeTrajectoriesFile(
       agentTexts: r.messages.flatMap((m) =>
         m.role === 'assistant' && typeof m.content === 'string' ? [m.content] : [],
       ),
+      transcript: r.messages.map((m) => ({ role: m.role, content: m.content })),
       rewardInfo: toPyValue(tau2RewardInfo(r, task)) as Map<string, PyValue>,
     };
     return [gradeSimulation(view, ctx)];

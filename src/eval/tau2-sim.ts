@@ -14,6 +14,8 @@ export interface Tau2SimView {
   readonly trial: number | null;
   readonly calls: readonly RecordedCall[];
   readonly agentTexts: readonly string[];
+  /** Every message's role and text, in order (what an NL-assertion judge reads). */
+  readonly transcript: readonly { readonly role: string; readonly content: string | null }[];
   /** `reward_info` as recorded (null when absent). */
   readonly rewardInfo: PyDict | null;
 }
@@ -81,6 +83,10 @@ export function simulationViews(file: string, doc: PyValue): Tau2SimView[] {
       trial: typeof trial === 'number' ? trial : null,
       calls,
       agentTexts,
+      transcript: messages.map((m) => {
+        const c = pyGet(m, 'content');
+        return { role: String(pyGet(m, 'role')), content: typeof c === 'string' ? c : null };
+      }),
       rewardInfo: ri !== undefined && isPyDict(ri) ? ri : null,
     };
   });

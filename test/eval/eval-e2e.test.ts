@@ -212,6 +212,29 @@ describe('cove eval end to end (mock-llm as agent, user and judge)', () => {
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
       expect(report.rows[0].stats.unevaluated).toBe(1);
       expect(report.rows[0].stats.passK).toEqual([0]);
+      // cove grade --judge asks a judge that answers: the NL component is evaluated afresh (met), DB still fails
+      const g = await runCoveAsync([
+        'grade',
+        '--json',
+        '--tau2-data',
+        TAU2,
+        '--judge',
+        'openai:mock',
+        '--judge-base-url',
+        mock.baseUrl,
+        join(out, 'results.json'),
+      ]);
+      expect(g.status, g.stderr).toBe(0);
+      const summary = JSON.parse(g.stdout.trim().split('\n').at(-1) ?? '');
+      expect(summary.disagreements).toEqual([
+        {
+          simulation_id: rec.id,
+          task_id: '2',
+          ours: 0,
+          theirs: null,
+          reason: 'NL assertions: our judge met, recorded none',
+        },
+      ]);
     } finally {
       await bad.close();
     }

@@ -31,8 +31,8 @@ describe('cove grade on τ²’s own results files', () => {
   )(
     '%s: 100 % identical tool outputs, every reward and db_check agrees or is explained',
     { timeout: 120_000 },
-    (file) => {
-      const g = gradeResultsFile(join(RESULTS, file));
+    async (file) => {
+      const g = await gradeResultsFile(join(RESULTS, file));
       const s = g.summary;
       expect({ simulations: s.simulations, tool_calls: s.tool_calls }).toEqual(EXPECTED[file]);
       expect(s.tool_outputs_identical).toBe(s.tool_calls);

@@ -2,10 +2,15 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { type GradedFile, type GradeSummary, gradeResultsFile } from '../../eval/grade-file.js';
 import { gradeTrajectoriesFile } from '../../eval/grade-trajectories.js';
+import { ChatModel, EndpointPool } from '../../llm/chat-model.js';
+import { type RoleConfig, resolveRoleConfig } from '../../llm/config.js';
+import { UsageMeter } from '../../llm/usage-meter.js';
 
 interface GradeOptions {
   json?: boolean;
   judge?: string;
+  judgeBaseUrl?: string;
+  judgeApiKeyEnv?: string;
   tau2Data?: string;
 }
 
@@ -79,26 +84,49 @@ export function registerGrade(program: Command): void {
     )
     .option(
       '--judge <model>',
-      'judge model for NL assertions (not supported yet: recorded verdicts are used)',
+      'openai:<model> judging NL assertions afresh (default: the verdicts recorded in the file)',
     )
+    .option('--judge-base-url <url>', 'OpenAI-compatible base URL of the judge model')
+    .option('--judge-api-key-env <name>', 'variable with the judge API key (default OPENAI_API_KEY)')
     .option('--tau2-data <dir>', 'τ² data directory (default: $COVE_TAU2_DATA, else an ancestor of the file)')
-    .action((files: string[], options: GradeOptions) => {
+    .action(async (files: string[], options: GradeOptions) => {
+      let judge: ChatModel | undefined;
       if (options.judge !== undefined) {
-        throw new ConfigError(
-          '--judge is not supported by cove grade yet: NL assertions are graded from the verdicts recorded in the file',
-        );
+        if (!options.judge.startsWith('openai:')) {
+          throw new ConfigError(`--judge must be openai:<model>, not '${options.judge}'`);
+        }
+        const config = resolveRoleConfig('judge', undefined, {
+          model: options.judge,
+          ...(options.judgeBaseUrl === undefined ? {} : { base_url: options.judgeBaseUrl }),
+          ...(options.judgeApiKeyEnv === undefined ? {} : { api_key_env: options.judgeApiKeyEnv }),
+        } as Partial<RoleConfig>);
+        judge = new ChatModel('judge', config, {
+          env: process.env,
+          prices: {},
+          meter: new UsageMeter(),
+          endpoints: new EndpointPool(),
+        });
       }
       const where = { tau2Data: options.tau2Data, env: process.env.COVE_TAU2_DATA };
-      const graded = files.map((f) => {
-        if (!f.endsWith('.jsonl')) return gradeResultsFile(f, where);
+      const graded: GradedFile[] = [];
+      for (const f of files) {
+        if (!f.endsWith('.jsonl')) {
+          graded.push(await gradeResultsFile(f, { ...where, judge }));
+          continue;
+        }
+        if (judge !== undefined) {
+          process.stderr.write(
+            `note: ${f}: --judge applies to results files; the recorded verdicts are used\n`,
+          );
+        }
         const g = gradeTrajectoriesFile(f, where);
         if (g.skipped > 0) {
           process.stderr.write(
             `note: ${f}: ${g.skipped} record(s) graded by CoVe's verifier were not re-graded\n`,
           );
         }
-        return g;
-      });
+        graded.push(g);
+      }
       if (options.json === true) process.stdout.write(`${JSON.stringify(total(graded))}\n`);
       else process.stdout.write(`${graded.map(human).join('\n\n')}\n`);
     });
