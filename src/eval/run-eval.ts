@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
-import { AbortedError } from '../core/errors.js';
+import { AbortedError, ConfigError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import { recordInfo, recordSimulation } from '../export/formats/tau2.js';
@@ -65,6 +65,39 @@ export interface EvalResult {
   readonly seeds: readonly number[];
 }
 
+/**
+ * Writes `eval.json` (the settings a resume must share) on the first run, and refuses a folder whose settings
+ * differ. @throws {ConfigError} naming the folder and the settings that differ.
+ */
+function checkFingerprint(job: EvalJob): void {
+  const fingerprint: Record<string, unknown> = {
+    domain: job.domain.name,
+    task_set: job.taskSet,
+    trials: job.trials,
+    seed: job.seed,
+    agent: job.agent.model,
+    user: job.user.model,
+    judge: job.judge?.model ?? null,
+    max_steps: job.limits.maxSteps ?? 200,
+    max_errors: job.limits.maxErrors ?? 10,
+  };
+  const file = join(job.out, 'eval.json');
+  if (!existsSync(file)) {
+    writeFileAtomic(file, `${JSON.stringify({ cove_version: job.coveVersion, fingerprint }, null, 2)}\n`);
+    return;
+  }
+  const old =
+    (JSON.parse(readFileSync(file, 'utf8')) as { fingerprint?: Record<string, unknown> }).fingerprint ?? {};
+  const differ = Object.keys(fingerprint).filter(
+    (k) => JSON.stringify(old[k]) !== JSON.stringify(fingerprint[k]),
+  );
+  if (differ.length > 0) {
+    throw new ConfigError(
+      `${job.out} holds an eval with other settings (${differ.map((k) => `${k}: ${JSON.stringify(old[k])} there, ${JSON.stringify(fingerprint[k])} now`).join('; ')}); use another --out`,
+    );
+  }
+}
+
 /** The id of trial `trial` of a task (stable across runs, so resume finds it). */
 export function evalEpisodeId(taskId: string, trial: number): string {
   return `tau2-${taskId}-trial-${trial}`;
@@ -73,6 +106,7 @@ export function evalEpisodeId(taskId: string, trial: number): string {
 /** Runs the job (see {@link EvalJob}). @throws {AbortedError} never: an abort stops starting episodes. */
 export async function runEval(job: EvalJob): Promise<EvalResult> {
   mkdirSync(job.out, { recursive: true });
+  checkFingerprint(job);
   const file = join(job.out, 'trajectories.jsonl');
   const loaded = existsSync(file)
     ? loadTrajectoryLog(file)

@@ -168,6 +168,11 @@ describe('cove eval end to end (mock-llm as agent, user and judge)', () => {
     expect(g.status, g.stderr).toBe(0);
     const summary = JSON.parse(g.stdout.trim().split('\n').at(-1) ?? '');
     expect(summary).toMatchObject({ simulations: 40, agree_reward: 40, agree_db: 40, disagreements: [] });
+
+    // the folder is refused to an eval with other settings
+    const other = await runCoveAsync(args.slice(1).map((a) => (a === '4' ? '2' : a)));
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('holds an eval with other settings (trials: 4 there, 2 now)');
   });
 
   it('a judge that answers malformed JSON: the reward is null, the raw reply kept — never a pass', {
