@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
+import { registerEval } from './commands/eval.js';
 import { registerExport } from './commands/export.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerGrade } from './commands/grade.js';
 import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -17,8 +19,10 @@ const program = new Command('cove')
   .showHelpAfterError()
   .exitOverride();
 
+registerEval(program);
 registerExport(program);
 registerGenerate(program);
+registerGrade(program);
 registerMockLlm(program);
 registerReplay(program);
 registerSandbox(program);

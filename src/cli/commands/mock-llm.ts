@@ -23,8 +23,16 @@ const turnsSchema = z.array(turnSchema);
 const mockScriptSchema = z.strictObject({
   agent: turnsSchema.optional(),
   user: turnsSchema.optional(),
+  judge: turnsSchema.optional(),
   tasks: z
-    .record(z.string(), z.strictObject({ agent: turnsSchema.optional(), user: turnsSchema.optional() }))
+    .record(
+      z.string(),
+      z.strictObject({
+        agent: turnsSchema.optional(),
+        user: turnsSchema.optional(),
+        judge: turnsSchema.optional(),
+      }),
+    )
     .optional(),
 });
 

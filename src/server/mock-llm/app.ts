@@ -23,8 +23,17 @@ export interface ScriptTurn {
 export interface MockScript {
   readonly agent?: readonly ScriptTurn[];
   readonly user?: readonly ScriptTurn[];
+  /** Replies to `x-cove-role: judge` requests (τ²'s NL-assertion judge); script mode only. */
+  readonly judge?: readonly ScriptTurn[];
   readonly tasks?: Readonly<
-    Record<string, { readonly agent?: readonly ScriptTurn[]; readonly user?: readonly ScriptTurn[] }>
+    Record<
+      string,
+      {
+        readonly agent?: readonly ScriptTurn[];
+        readonly user?: readonly ScriptTurn[];
+        readonly judge?: readonly ScriptTurn[];
+      }
+    >
   >;
 }
 
@@ -108,6 +117,7 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
   const rng = new Rng(options.seed ?? 1);
   const enabled = options.faults ?? [];
   let counter = 0;
+  const judged = new Map<string, number>();
   // CPU spent serving, not starting up (module loading, reading the tasks)
   const cpuAtStart = process.cpuUsage();
 
@@ -125,10 +135,14 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
     const body = JSON.parse(raw) as { model?: string; messages?: ApiMessage[] };
     const messages = body.messages ?? [];
     if (options.latencyMs !== undefined && options.latencyMs > 0) await sleep(options.latencyMs);
-    if (role !== 'agent' && role !== 'user') {
-      return c.json({ error: { message: `x-cove-role must be agent or user, not '${role}'` } }, 400, {
-        'x-should-retry': 'false',
-      });
+    if (role !== 'agent' && role !== 'user' && !(role === 'judge' && options.mode === 'script')) {
+      return c.json(
+        { error: { message: `x-cove-role must be agent or user (or judge in script mode), not '${role}'` } },
+        400,
+        {
+          'x-should-retry': 'false',
+        },
+      );
     }
     let reply: { content: string | null; tool_calls?: Record<string, unknown>[] };
     let task: CoveTask | undefined;
@@ -152,7 +166,11 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
         reply = { content: await options.sessions.userTurn(taskId, visible) };
       }
     } else {
-      const own = messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
+      // the judge gets one request per episode: its n-th reply goes to the n-th judge request of the task
+      const own =
+        role === 'judge'
+          ? (judged.set(taskId, (judged.get(taskId) ?? -1) + 1).get(taskId) ?? 0)
+          : messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
       const turns = options.script?.tasks?.[taskId]?.[role] ?? options.script?.[role] ?? [];
       const turn = turns[Math.min(Math.max(own, 0), turns.length - 1)] ?? { content: '' };
       reply = {
