@@ -412,7 +412,8 @@ describe('cove sandbox', () => {
     expect(zero.stderr).toContain("--users must be a positive integer (at most 100000), not '0'");
     const seed = runCove(['sandbox', '--domain', 'retail', '--seed', 'x', '--out', out]);
     expect(seed.status).toBe(2);
-    expect(seed.stderr).toContain("--seed must be a non-negative integer, not 'x'");
+    expect(seed.stderr).toContain('--seed must be a non-negative integer');
+    expect(seed.stderr).toContain("not 'x'");
     expect(readdirSync(dir)).not.toContain('bad.json');
   });
 });
