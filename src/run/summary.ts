@@ -198,9 +198,10 @@ export function summarize(
       tool_calls: stats(records.map((r) => r.messages.filter((m) => m.role === 'tool').length)),
       identical_call_run: stats(records.map((r) => r.identical_call_run ?? 0)),
     },
-    leaks: records.reduce((a, r) => a + r.leaks, 0),
-    invalid_tool_arguments: records.reduce((a, r) => a + r.invalid_tool_arguments, 0),
-    unknown_tool_calls: records.reduce((a, r) => a + (r.unknown_tool_calls ?? 0), 0),
+    // facts about every recorded episode, like the termination reasons (not yields of the agent)
+    leaks: allRecords.reduce((a, r) => a + r.leaks, 0),
+    invalid_tool_arguments: allRecords.reduce((a, r) => a + r.invalid_tool_arguments, 0),
+    unknown_tool_calls: allRecords.reduce((a, r) => a + (r.unknown_tool_calls ?? 0), 0),
     usage: { ...usage, cost_usd: Number(usage.cost_usd.toFixed(6)) },
     benchmark_data: records.some((r) => r.benchmark_data),
   };
