@@ -22,6 +22,8 @@ beforeAll(() => {
   ] as const) {
     const r = runCove([
       'tasks',
+      '--domain',
+      'retail',
       '--sandbox-seed',
       '3',
       '--n',
