@@ -122,22 +122,27 @@ export async function gradeResultsFile(file: string, options: GradeFileOptions =
     ...(options.judge === undefined ? {} : { judged: await judgeSimulations(views, own, options.judge) }),
   };
   const grades = views.map((sim) => gradeSimulation(sim, ctx));
-  const mislabelled = grades.flatMap((g) => (g.mislabelled === null ? [] : [g.mislabelled]));
   return {
     file,
     domain: domain.name,
     gitCommit: checked.info.git_commit,
-    summary: {
-      simulations: grades.length,
-      tool_calls: grades.reduce((s, g) => s + g.tool_calls, 0),
-      tool_outputs_identical: grades.reduce((s, g) => s + g.tool_outputs_identical, 0),
-      agree_reward: grades.filter((g) => g.agree_reward).length,
-      agree_db: grades.filter((g) => g.agree_db).length,
-      mislabelled: mislabelled.length,
-      mislabelled_simulations: mislabelled,
-      disagreements: grades.flatMap((g) => (g.disagreement === null ? [] : [g.disagreement])),
-    },
+    summary: gradeSummary(grades),
     divergences: grades.flatMap((g) => (g.divergence === null ? [] : [g.divergence])),
     grades,
+  };
+}
+
+/** The counts of a file's simulation grades (`cove grade --json`'s object). */
+export function gradeSummary(grades: readonly SimulationGrade[]): GradeSummary {
+  const mislabelled = grades.flatMap((g) => (g.mislabelled === null ? [] : [g.mislabelled]));
+  return {
+    simulations: grades.length,
+    tool_calls: grades.reduce((s, g) => s + g.tool_calls, 0),
+    tool_outputs_identical: grades.reduce((s, g) => s + g.tool_outputs_identical, 0),
+    agree_reward: grades.filter((g) => g.agree_reward).length,
+    agree_db: grades.filter((g) => g.agree_db).length,
+    mislabelled: mislabelled.length,
+    mislabelled_simulations: mislabelled,
+    disagreements: grades.flatMap((g) => (g.disagreement === null ? [] : [g.disagreement])),
   };
 }

@@ -8,7 +8,7 @@ import { getDomain } from '../domains/registry.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
 import type { RunTask } from '../tasks/task.js';
 import { resolveTau2DomainDir } from '../tau2/data-dir.js';
-import type { GradedFile, GradeFileOptions } from './grade-file.js';
+import { type GradedFile, type GradeFileOptions, gradeSummary } from './grade-file.js';
 import { criteriaTasks, gradeSimulation } from './grade-tau2.js';
 import { tau2RewardInfo } from './reward-info.js';
 import { pyGet, type RecordedCall, type Tau2SimView } from './tau2-sim.js';
@@ -128,22 +128,12 @@ export function gradeTrajectoriesFile(
     return [gradeSimulation(view, ctx)];
   });
   loaded.base.close();
-  const mislabelled = grades.flatMap((g) => (g.mislabelled === null ? [] : [g.mislabelled]));
   return {
     file,
     domain: domain.name,
     gitCommit: ctx.gitCommit,
     skipped,
-    summary: {
-      simulations: grades.length,
-      tool_calls: grades.reduce((s, g) => s + g.tool_calls, 0),
-      tool_outputs_identical: grades.reduce((s, g) => s + g.tool_outputs_identical, 0),
-      agree_reward: grades.filter((g) => g.agree_reward).length,
-      agree_db: grades.filter((g) => g.agree_db).length,
-      mislabelled: mislabelled.length,
-      mislabelled_simulations: mislabelled,
-      disagreements: grades.flatMap((g) => (g.disagreement === null ? [] : [g.disagreement])),
-    },
+    summary: gradeSummary(grades),
     divergences: grades.flatMap((g) => (g.divergence === null ? [] : [g.divergence])),
     grades,
   };
