@@ -2,15 +2,13 @@ import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deriveSeed } from '../src/core/rng.js';
-import { agentContext } from '../src/domains/agent-context.js';
 import { type Domain, sandboxSize } from '../src/domains/domain.js';
 import { baseFromValue } from '../src/domains/load-db.js';
 import { runExport } from '../src/export/export.js';
-import { type RunContext, runTaskEpisode } from '../src/run/episode-runner.js';
-import { scriptedRoles } from '../src/run/roles.js';
+import { runTaskEpisode } from '../src/run/episode-runner.js';
 import type { TrajectoryRecord } from '../src/run/trajectory.js';
 import { synthesizeTasks } from '../src/tasks/synthesize-tasks.js';
+import { scriptedBenchContext } from './scripted-context.js';
 import { round } from './stats.js';
 
 /** Real trajectory records: `tasksCount` default tasks (sandbox seed 1) played by the oracle and the scripted user. */
@@ -37,19 +35,7 @@ export async function sampleTrajectories(domain: Domain, tasksCount = 100): Prom
     },
     tasksCount,
   );
-  const context: RunContext = {
-    run: 'bench',
-    domain,
-    base,
-    dbSha256: hashes.canonical_sha256,
-    benchmarkData: false,
-    seed: deriveSeed(1, 'bench'),
-    settings: { semantics: 'parity', text: 'cove', guidelines: 'scripted' },
-    agentContext: agentContext(domain, 'cove'),
-    roles: scriptedRoles(domain),
-    limits: {},
-    coveVersion: 'bench',
-  };
+  const context = scriptedBenchContext(domain, base, hashes.canonical_sha256);
   const records: TrajectoryRecord[] = [];
   for (const task of tasks)
     records.push(await runTaskEpisode(context, { task, index: task.cove.index }, 0, 0));

@@ -1,11 +1,9 @@
-import { deriveSeed } from '../src/core/rng.js';
-import { agentContext } from '../src/domains/agent-context.js';
 import type { Domain } from '../src/domains/domain.js';
 import { sandboxSize } from '../src/domains/domain.js';
 import { baseFromValue } from '../src/domains/load-db.js';
-import { type RunContext, runTaskEpisode } from '../src/run/episode-runner.js';
-import { scriptedRoles } from '../src/run/roles.js';
+import { runTaskEpisode } from '../src/run/episode-runner.js';
 import { synthesizeTasks } from '../src/tasks/synthesize-tasks.js';
+import { scriptedBenchContext } from './scripted-context.js';
 import { round } from './stats.js';
 
 /**
@@ -39,19 +37,7 @@ export async function benchScriptedEpisodes(
     tasksCount,
   );
   const synthSeconds = (performance.now() - synthStart) / 1000;
-  const context: RunContext = {
-    run: 'bench',
-    domain,
-    base,
-    dbSha256: hashes.canonical_sha256,
-    benchmarkData: false,
-    seed: deriveSeed(1, 'bench'),
-    settings: { semantics: 'parity', text: 'cove', guidelines: 'scripted' },
-    agentContext: agentContext(domain, 'cove'),
-    roles: scriptedRoles(domain),
-    limits: {},
-    coveVersion: 'bench',
-  };
+  const context = scriptedBenchContext(domain, base, hashes.canonical_sha256);
   base.warm(64);
   // warm-up (JIT, statement and entity caches), then three measured passes over every task
   for (const task of tasks.slice(0, 60))
