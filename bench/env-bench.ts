@@ -13,9 +13,7 @@ import { p50, round } from './stats.js';
  * all 114 tasks.
  */
 export function benchEnvironment(domain: Domain, tau2Dir: string): Record<string, number> {
-  const loadStart = performance.now();
   const { base } = loadDbFile(domain, join(tau2Dir, 'retail', 'db.json'), { expectTau2Pristine: true });
-  const loadMs = performance.now() - loadStart;
 
   // memory: 256 live episodes, each with a read and a write
   const orders = base.sql
@@ -89,7 +87,6 @@ export function benchEnvironment(domain: Domain, tau2Dir: string): Record<string
     throw new Error(`gold replay DB check failed on ${tasks.length - matches} tasks`);
 
   return {
-    retail_db_load_ms: round(loadMs, 1),
     episode_fork_ms_p50: round(p50(warm), 4),
     episode_fork_cold_ms_p50: round(p50(cold), 3),
     read_tool_call_us_p50: round(p50(reads) * 1000, 1),
