@@ -1,7 +1,8 @@
 import { type Context, Hono } from 'hono';
 import type { PageAssets } from './assets.js';
 import { compareCounts, compareRuns } from './compare.js';
-import { overview } from './overview.js';
+import type { EpisodeFacts } from './facts.js';
+import { type Overview, overview } from './overview.js';
 import { filterFromQuery, queryFacts, SORT_KEYS, type SortKey } from './query.js';
 import type { ViewSource } from './source.js';
 
@@ -42,6 +43,7 @@ export function createViewApp(options: ViewAppOptions): Hono {
   const app = new Hono();
   const { sources, assets } = options;
   const allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+  const overviews = new WeakMap<readonly EpisodeFacts[], Overview>();
 
   app.use('*', async (c, next) => {
     if (allowed.size > 0) {
@@ -84,7 +86,14 @@ export function createViewApp(options: ViewAppOptions): Hono {
     const s = source(c);
     if (s === undefined) return missing(c);
     await s.ready();
-    return c.json({ status: s.status(), ...overview(s.facts(), s.malformed().length, s.superseded()) });
+    // computed once per index of the source (a new index is a new facts list)
+    const facts = s.facts();
+    let o = overviews.get(facts);
+    if (o === undefined) {
+      o = overview(facts, s.malformed().length, s.superseded());
+      overviews.set(facts, o);
+    }
+    return c.json({ status: s.status(), ...o });
   });
 
   app.get('/api/episodes', async (c) => {

@@ -44,6 +44,25 @@ export class SpanTable {
     this.#ints[3 * i + 2] = messagesEnd;
   }
 
+  /** The spans as typed arrays (views of the table's own memory, `count` entries): offsets, and 3 ints each. */
+  arrays(): { offsets: Float64Array; ints: Int32Array } {
+    return { offsets: this.#offsets.subarray(0, this.#count), ints: this.#ints.subarray(0, 3 * this.#count) };
+  }
+
+  /** A table over arrays laid out as {@link SpanTable.arrays} gives them (taken over, not copied). */
+  static fromArrays(
+    offsets: Float64Array<ArrayBuffer>,
+    ints: Int32Array<ArrayBuffer>,
+    count: number,
+  ): SpanTable {
+    if (offsets.length < count || ints.length < 3 * count) throw new RangeError('span arrays too short');
+    const table = new SpanTable();
+    table.#offsets = offsets.length > 0 ? offsets : new Float64Array(1);
+    table.#ints = ints.length > 0 ? ints : new Int32Array(3);
+    table.#count = count;
+    return table;
+  }
+
   /** The span of line `i` (0-based). @throws {RangeError} past the last line. */
   get(i: number): LineSpan {
     if (!Number.isInteger(i) || i < 0 || i >= this.#count) throw new RangeError(`no line ${i}`);

@@ -4,6 +4,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { runPaths } from '../run/run-folder.js';
 import type { EpisodeFacts, MalformedLine, TaskFacts } from './facts.js';
 import { tasksFacts } from './facts.js';
+import { contentStamp, readIndexSidecar, writeIndexSidecar } from './index-cache.js';
 import { indexJsonl, type JsonlIndex, readSpans } from './jsonl-index.js';
 import { coveDetail } from './normalize.js';
 import { searchPattern } from './search.js';
@@ -16,8 +17,9 @@ const MAX_TASKS_BYTES = 256 * 1024 * 1024;
 /**
  * A cove run folder (`run.json`, `tasks.json`, `db.json`, `trajectories.jsonl`) or a bare trajectories.jsonl
  * opened for viewing. Given a folder, it reads the run's files; given a file, only that file (the task and
- * state panels then say that the tasks are missing). The JSONL is indexed once, streaming; records are read by
- * offset.
+ * state panels then say that the tasks are missing). The JSONL is indexed once, streaming, and the index is kept
+ * in the user cache keyed by the file's content stamp, so opening the same file again is immediate (see
+ * `index-cache.ts`); records are read by offset.
  */
 export class JsonlSource implements ViewSource {
   readonly format = 'cove' as const;
@@ -104,11 +106,20 @@ export class JsonlSource implements ViewSource {
         this.notes.push(`${this.#jsonl} does not exist yet: no episodes`);
         this.#index = undefined;
       } else {
-        this.#index = await indexJsonl(this.#jsonl, this.#taskFacts, {
-          onProgress: (bytes) => {
-            this.#status = { state: 'indexing', bytesDone: bytes, bytesTotal };
-          },
-        });
+        // a sidecar stored by an earlier open of the same content saves the pass over the file
+        const stamp = contentStamp(this.#jsonl, this.#tasks === undefined ? undefined : this.#tasksFile);
+        const cached = stamp === undefined ? undefined : readIndexSidecar(stamp);
+        if (cached !== undefined) this.#index = cached;
+        else {
+          const index = await indexJsonl(this.#jsonl, this.#taskFacts, {
+            onProgress: (bytes) => {
+              this.#status = { state: 'indexing', bytesDone: bytes, bytesTotal };
+            },
+          });
+          this.#index = index;
+          // stored after the first answers: the page need not wait for the cache
+          if (stamp !== undefined) setImmediate(() => writeIndexSidecar(stamp, index));
+        }
       }
       this.#status = { state: 'ready', bytesDone: bytesTotal, bytesTotal };
     } catch (e) {

@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir } from '../domains/base-cache.js';
+import { COVE_VERSION } from '../version.js';
+import type { EpisodeFacts } from './facts.js';
+import { type JsonlIndex, SpanTable } from './jsonl-index.js';
+
+/** Version of the sidecar layout; a different one is never read. */
+const FORMAT = 1;
+const MAGIC = Buffer.from('COVE-VIEW-INDEX\n');
+/** Bytes hashed at each end of the file, besides its inode, size and modification time. */
+const EDGE = 64 * 1024;
+
+/** Facts fields stored as a table of distinct values and one index per episode (few distinct values per run). */
+const DICT = ['domain', 'agent', 'user', 'termination', 'failure', 'difficulty', 'kinds'] as const;
+/** Facts fields of numbers, booleans or `null`, stored as float64 columns (`null` as NaN, booleans as 0 and 1). */
+const NUM = [
+  'line',
+  'taskIndex',
+  'trial',
+  'score',
+  'stateMatch',
+  'reward',
+  'passed',
+  'sft',
+  'k',
+  'userTurns',
+  'messages',
+  'toolCalls',
+  'redundant',
+  'promptTokens',
+  'completionTokens',
+  'costUsd',
+  'retries',
+] as const satisfies readonly (keyof EpisodeFacts)[];
+
+interface Header {
+  format: number;
+  cove: string;
+  stamp: string;
+  count: number;
+  superseded: number;
+  bytes: number;
+  blank: number;
+  malformed: JsonlIndex['malformed'];
+  /** Episodes with facts (superseded and malformed lines have none). */
+  facts: number;
+  ids: string[];
+  taskIds: string[];
+  dict: Record<string, unknown[]>;
+}
+
+/**
+ * Identity of a trajectories file's content as far as a cheap look can tell: its path, inode, size,
+ * modification time, the first and last 64 kB of its bytes, and the same of the tasks.json its facts took
+ * difficulties from. Returns `undefined` when the file cannot be read.
+ */
+export function contentStamp(jsonl: string, tasksFile: string | undefined): string | undefined {
+  try {
+    const hash = createHash('sha256').update(
+      `${COVE_VERSION}\u0000${FORMAT}\u0000${realpathSync(jsonl)}\u0000`,
+    );
+    const fd = openSync(jsonl, 'r');
+    try {
+      const s = fstatSync(fd);
+      hash.update(`${s.ino}:${s.size}:${s.mtimeMs}\u0000`);
+      const buf = Buffer.allocUnsafe(Math.min(EDGE, s.size));
+      hash.update(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)));
+      hash.update(buf.subarray(0, readSync(fd, buf, 0, buf.length, Math.max(0, s.size - EDGE))));
+    } finally {
+      closeSync(fd);
+    }
+    if (tasksFile !== undefined) {
+      const t = statSync(tasksFile);
+      hash.update(`\u0000${realpathSync(tasksFile)}:${t.ino}:${t.size}:${t.mtimeMs}`);
+    }
+    return hash.digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the sidecar of a stamp lives (`<cache>/view/<stamp>.idx`), `undefined` when the cache is off. */
+function sidecarPath(stamp: string): string | undefined {
+  const dir = cacheDir();
+  return dir === undefined ? undefined : join(dir, 'view', `${stamp}.idx`);
+}
+
+/**
+ * Stores the index of a trajectories file under the stamp of its content (see {@link contentStamp}) in the user
+ * cache (`$COVE_CACHE_DIR`, else `$XDG_CACHE_HOME/cove`, else `~/.cache/cove`; off with `COVE_NO_CACHE=1`), so
+ * opening the same file again skips the pass over its bytes. Layout: a magic line, the byte length of a JSON
+ * header (4 bytes, little-endian), the header (counts, malformed lines, the facts by column), zero padding to a
+ * multiple of 8, then the line offsets (float64) and lengths and `messages` bounds (int32). Written atomically;
+ * failing to write only costs the next open its time.
+ */
+export function writeIndexSidecar(stamp: string, index: JsonlIndex): void {
+  const file = sidecarPath(stamp);
+  if (file === undefined) return;
+  try {
+    const n = index.facts.length;
+    const numbers = new Float64Array(NUM.length * n);
+    NUM.forEach((key, c) => {
+      for (let i = 0; i < n; i++) {
+        const v = (index.facts[i] as EpisodeFacts)[key];
+        numbers[c * n + i] = v === null ? Number.NaN : Number(v);
+      }
+    });
+    const dict: Header['dict'] = {};
+    const at = new Int32Array(DICT.length * n);
+    DICT.forEach((key, c) => {
+      const ids = new Map<unknown, number>();
+      const values: unknown[] = [];
+      for (let i = 0; i < n; i++) {
+        const value = (index.facts[i] as EpisodeFacts)[key];
+        const id = key === 'kinds' ? (value as readonly string[]).join('\u0000') : value;
+        let k = ids.get(id);
+        if (k === undefined) {
+          k = values.length;
+          ids.set(id, k);
+          values.push(value);
+        }
+        at[c * n + i] = k;
+      }
+      dict[key] = values;
+    });
+    const header: Header = {
+      format: FORMAT,
+      cove: COVE_VERSION,
+      stamp,
+      count: index.spans.count,
+      superseded: index.superseded,
+      bytes: index.bytes,
+      blank: index.blank,
+      malformed: index.malformed,
+      facts: n,
+      ids: index.facts.map((f) => f.id),
+      taskIds: index.facts.map((f) => f.taskId),
+      dict,
+    };
+    const json = Buffer.from(JSON.stringify(header));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(json.length);
+    const used = MAGIC.length + 4 + json.length;
+    const pad = Buffer.alloc((8 - (used % 8)) % 8);
+    const { offsets, ints } = index.spans.arrays();
+    mkdirSync(join(file, '..'), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(
+      tmp,
+      Buffer.concat([
+        MAGIC,
+        length,
+        json,
+        pad,
+        bytesOf(offsets),
+        bytesOf(numbers),
+        bytesOf(ints),
+        bytesOf(at),
+      ]),
+    );
+    renameSync(tmp, file);
+  } catch {
+    // a cache that cannot be written only costs time
+  }
+}
+
+function bytesOf(a: Float64Array | Int32Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/**
+ * The index stored for `stamp` by {@link writeIndexSidecar}, or `undefined` when there is none, the cache is
+ * off, or the sidecar is damaged or of another layout (the caller then indexes the file).
+ */
+export function readIndexSidecar(stamp: string): JsonlIndex | undefined {
+  const file = sidecarPath(stamp);
+  if (file === undefined) return undefined;
+  try {
+    const buf = readFileSync(file);
+    if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    const jsonLength = buf.readUInt32LE(MAGIC.length);
+    const jsonStart = MAGIC.length + 4;
+    const header = JSON.parse(buf.toString('utf8', jsonStart, jsonStart + jsonLength)) as Header;
+    if (header.format !== FORMAT || header.cove !== COVE_VERSION || header.stamp !== stamp) return undefined;
+    const used = jsonStart + jsonLength;
+    const binStart = used + ((8 - (used % 8)) % 8);
+    const lines = header.count;
+    const n = header.facts;
+    const sizes = [8 * lines, 8 * NUM.length * n, 12 * lines, 4 * DICT.length * n];
+    if (buf.length !== binStart + sizes.reduce((a, b) => a + b, 0)) return undefined;
+    // views of the file's buffer when it is aligned (a file this large has its own memory), else copies
+    let at = binStart;
+    const take = (size: number): [ArrayBuffer, number] => {
+      const from = buf.byteOffset + at;
+      at += size;
+      if (from % 8 === 0 && buf.buffer instanceof ArrayBuffer) return [buf.buffer, from];
+      const copy = new Uint8Array(size);
+      copy.set(buf.subarray(at - size, at));
+      return [copy.buffer, 0];
+    };
+    const offsets = new Float64Array(...take(sizes[0] as number), lines);
+    const numbers = new Float64Array(...take(sizes[1] as number), NUM.length * n);
+    const ints = new Int32Array(...take(sizes[2] as number), 3 * lines);
+    const dictAt = new Int32Array(...take(sizes[3] as number), DICT.length * n);
+    const facts = rebuildFacts(header, numbers, dictAt);
+    return {
+      spans: SpanTable.fromArrays(offsets, ints, lines),
+      facts,
+      malformed: header.malformed,
+      superseded: header.superseded,
+      bytes: header.bytes,
+      blank: header.blank,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The facts of the sidecar's columns, each object built in the shape `coveFacts` gives it. */
+function rebuildFacts(header: Header, numbers: Float64Array, at: Int32Array): EpisodeFacts[] {
+  const n = header.facts;
+  if (header.ids.length !== n || header.taskIds.length !== n) throw new Error('ids damaged');
+  const column = (key: (typeof NUM)[number]) => NUM.indexOf(key) * n;
+  const [line, taskIndex, trial, score, stateMatch, reward, passed, sft, k] = NUM.slice(0, 9).map(
+    column,
+  ) as number[];
+  const [userTurns, messages, toolCalls, redundant, prompt, completion, cost, retries] = NUM.slice(9).map(
+    column,
+  ) as number[];
+  const values = DICT.map((key) => {
+    const list = header.dict[key] ?? [];
+    return key === 'kinds' ? list.map((v) => Object.freeze([...(v as string[])])) : list;
+  });
+  const [domain, agent, user, termination, failure, difficulty, kinds] = values as unknown[][];
+  const value = (list: unknown[] | undefined, c: number, i: number) => {
+    const v = (list as unknown[])[at[c * n + i] as number];
+    if (v === undefined) throw new Error('facts value damaged');
+    return v;
+  };
+  const orNull = (v: number) => (Number.isNaN(v) ? null : v);
+  const bool = (v: number) => (Number.isNaN(v) ? null : v === 1);
+  const facts: EpisodeFacts[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = (c: number) => numbers[(c as number) + i] as number;
+    facts[i] = {
+      line: x(line as number),
+      id: header.ids[i] as string,
+      taskId: header.taskIds[i] as string,
+      taskIndex: orNull(x(taskIndex as number)),
+      domain: value(domain, 0, i) as string,
+      trial: x(trial as number),
+      agent: value(agent, 1, i) as string,
+      user: value(user, 2, i) as string,
+      score: orNull(x(score as number)),
+      stateMatch: bool(x(stateMatch as number)),
+      reward: orNull(x(reward as number)),
+      passed: x(passed as number) === 1,
+      sft: bool(x(sft as number)),
+      termination: value(termination, 3, i) as string,
+      failure: value(failure, 4, i) as string | null,
+      kinds: value(kinds, 6, i) as readonly string[],
+      k: orNull(x(k as number)),
+      difficulty: value(difficulty, 5, i) as string | null,
+      userTurns: x(userTurns as number),
+      messages: x(messages as number),
+      toolCalls: x(toolCalls as number),
+      redundant: x(redundant as number),
+      promptTokens: x(prompt as number),
+      completionTokens: x(completion as number),
+      costUsd: x(cost as number),
+      retries: x(retries as number),
+    };
+  }
+  return facts;
+}
