@@ -131,8 +131,9 @@ describe('the index sidecar of a trajectories file', () => {
     const second = contentStamp(file, undefined) as string;
     expect(second).not.toBe(first);
     writeIndexSidecar(second, await indexJsonl(file, []));
-    const [name] = await sidecars();
-    const path = join(cache, 'view', name as string);
+    // the sidecar of this stamp (earlier tests left others in the cache folder)
+    expect(await sidecars()).toContain(`${second}.idx`);
+    const path = join(cache, 'view', `${second}.idx`);
     truncateSync(path, 100);
     expect(readIndexSidecar(second)).toBeUndefined();
   });
