@@ -60,7 +60,7 @@ export interface ExportResult {
 }
 
 /**
- * Checks that `out` is a new or empty folder (or `force`), creating it.
+ * Checks that `out` is a new or empty folder (or `force`), creating it, and that it takes new files.
  * @throws {ConfigError} naming the folder
  */
 function prepareOut(out: string, force: boolean): void {
@@ -72,7 +72,21 @@ function prepareOut(out: string, force: boolean): void {
       );
     }
   }
-  mkdirSync(out, { recursive: true });
+  const fail = (what: string, e: unknown, todo: string) =>
+    new ConfigError(`--out ${out}: ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)}); ${todo}`);
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (e) {
+    throw fail('cannot create this folder', e, 'give a path whose parents are folders you may write');
+  }
+  // before any work: the folder must take new files (a probe file, removed at once)
+  const probe = join(out, `.cove-write-check.${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (e) {
+    throw fail('cannot write in this folder', e, 'fix its permissions (chmod u+w) or choose another --out');
+  }
 }
 
 /**

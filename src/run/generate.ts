@@ -1,9 +1,9 @@
-import { appendFileSync, readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { AbortedError, ConfigError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
+import { readPlainJson } from '../io/read-input.js';
 import { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/run-episode.js';
@@ -17,11 +17,11 @@ import {
   type RunContext,
   runTaskEpisode,
 } from './episode-runner.js';
-import { openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
+import { checkRunFolder, openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
 import { sftRows } from './sft.js';
 import { type RunSummary, summarize } from './summary.js';
 import { keptForSft, type TrajectoryRecord, type TrajectorySettings } from './trajectory.js';
-import { loadTrajectoryLog, TrajectoryLog } from './trajectory-log.js';
+import { loadTrajectoryLog, setAsideDamaged, TrajectoryLog } from './trajectory-log.js';
 
 /** Everything `cove generate` needs once the DB and the tasks are ready. */
 export interface GenerateJob {
@@ -71,7 +71,16 @@ export interface GenerateResult {
   readonly truncatedBytes: number;
   /** New episodes of this invocation that ended with `infrastructure_error` (a rerun retries them). */
   readonly newInfrastructureErrors: number;
+  /** No more episodes were started: the first {@link GIVE_UP_AFTER} new ones all failed on the infrastructure. */
+  readonly stoppedEarly: boolean;
 }
+
+/**
+ * New episodes that must all have failed on the infrastructure (a model endpoint unreachable or failing after its
+ * retries) before a run stops starting episodes: an endpoint that is down would otherwise fail every task, each
+ * after its retries. A single graded episode means the endpoint works, and the run goes on whatever follows.
+ */
+export const GIVE_UP_AFTER = 5;
 
 /**
  * Runs the main job into its run folder: writes run.json, tasks.json (and db.json for a sandbox), appends one
@@ -81,6 +90,10 @@ export interface GenerateResult {
 export async function generate(job: GenerateJob): Promise<GenerateResult> {
   const started = performance.now();
   const paths = runPaths(job.out);
+  // whose folder it is first, then what it holds (a line over the limit is refused here, before run.json is
+  // rewritten); only then is anything written
+  checkRunFolder(paths, job.fingerprint);
+  const loaded = loadTrajectoryLog(paths.trajectories);
   const { resumed } = openRunFolder(paths, {
     command: job.command,
     cove_version: job.coveVersion,
@@ -88,7 +101,6 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   });
   if (job.sandboxText !== undefined) writeOrCheck(paths.dbJson, job.sandboxText);
   writeTasksFile(paths.tasksJson, job.tasks, job.tasksText);
-  const loaded = loadTrajectoryLog(paths.trajectories);
   if (loaded.truncatedBytes > 0) {
     job.onWarning?.(
       `${paths.trajectories}: cut off a torn last line (${loaded.truncatedBytes} bytes, an interrupted write); its episode runs again`,
@@ -96,13 +108,10 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   }
   if (loaded.corrupt.length > 0) {
     // kept aside, never silently dropped; the file itself is rewritten without them at the end of the run
-    const aside = `${paths.trajectories}.damaged`;
-    appendFileSync(aside, loaded.corrupt.map((c) => `${c.text}\n`).join(''));
+    const { aside, lines } = setAsideDamaged(paths.trajectories, loaded.corrupt);
     job.onWarning?.(
-      `${paths.trajectories}: skipped ${loaded.corrupt.length} damaged line(s) (line ${loaded.corrupt
-        .slice(0, 5)
-        .map((c) => c.line)
-        .join(', ')}${loaded.corrupt.length > 5 ? ', …' : ''}), copied to ${aside}; their episodes run again`,
+      `${paths.trajectories}: skipped ${loaded.corrupt.length} damaged line(s): ${lines}; copied to ${aside}; ` +
+        'their episodes run again',
     );
   }
   const foreign = loaded.records.find((r) => r.run !== job.runName);
@@ -133,6 +142,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   let done = 0;
   let newEpisodes = 0;
   let newInfrastructureErrors = 0;
+  let gaveUp = false;
   let passed = records.filter(keptForSft).length;
   let superseded = loaded.duplicates + loaded.corrupt.length;
   const total = job.tasks.length;
@@ -158,7 +168,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
             if (record === undefined) {
               // let signals, timers and progress output through between scripted episodes (which never wait on I/O)
               await new Promise<void>((resolve) => setImmediate(resolve));
-              if (job.shouldStop?.() === true || job.signal?.aborted === true) break;
+              if (job.shouldStop?.() === true || job.signal?.aborted === true || gaveUp) break;
               if (passed >= (job.targetSft ?? Infinity)) break;
               if (!(await gate.admit())) break;
               try {
@@ -194,6 +204,19 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
                       'infrastructure failures (not graded) and retried when the same command runs again',
                   );
                 }
+                // nothing but infrastructure failures so far: the endpoint is down or misconfigured, so no more
+                // episodes are started (those under way finish); the same command resumes once it is fixed
+                if (
+                  !gaveUp &&
+                  newInfrastructureErrors >= GIVE_UP_AFTER &&
+                  newInfrastructureErrors === newEpisodes
+                ) {
+                  gaveUp = true;
+                  job.onWarning?.(
+                    `stopping early: the first ${newInfrastructureErrors} episodes all failed on the infrastructure ` +
+                      `(${record.termination_detail ?? 'a model call failed'}); no more episodes are started`,
+                  );
+                }
               }
             }
             ran = true;
@@ -215,7 +238,14 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   const tasks = allTasks(paths.tasksJson, job.tasks);
   const baseline = await runBaseline(job, tasks, records);
   const summary = writeDerived({ ...job, tasks }, records, (performance.now() - started) / 1000, baseline);
-  return { summary, resumed, newEpisodes, truncatedBytes: loaded.truncatedBytes, newInfrastructureErrors };
+  return {
+    summary,
+    resumed,
+    newEpisodes,
+    truncatedBytes: loaded.truncatedBytes,
+    newInfrastructureErrors,
+    stoppedEarly: gaveUp,
+  };
 }
 
 /** The do-nothing baseline over the run's tasks that have an episode (this invocation's task objects first). */
@@ -232,7 +262,7 @@ function runBaseline(
 
 /** The run's whole task list: tasks.json may hold more tasks than this command asked for (an earlier, larger --n). */
 function allTasks(file: string, tasks: readonly RunTask[]): readonly RunTask[] {
-  const written = JSON.parse(readFileSync(file, 'utf8')) as RunTask[];
+  const written = readPlainJson(file, { what: 'the run’s tasks' }) as RunTask[];
   return written.length > tasks.length ? written : tasks;
 }
 

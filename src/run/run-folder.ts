@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
@@ -107,7 +107,9 @@ export function openRunFolder(
  */
 export function writeOrCheck(file: string, text: string): void {
   if (existsSync(file)) {
-    if (readFileSync(file, 'utf8') !== text) {
+    // compared as bytes, the size first: a file of any size or content gives the same clear answer
+    const expected = Buffer.from(text, 'utf8');
+    if (statSync(file).size !== expected.length || !readFileSync(file).equals(expected)) {
       throw new ConfigError(
         `${file} differs from what this command produces; use another --out, or the same settings to resume`,
       );
@@ -124,11 +126,17 @@ export function writeOrCheck(file: string, text: string): void {
  */
 export function writeTasksFile(file: string, tasks: readonly unknown[], text: string): void {
   if (existsSync(file)) {
-    let previous: unknown[];
+    let previous: unknown;
     try {
-      previous = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+      // bounded in size and depth, UTF-8 checked (src/io/read-input.ts)
+      previous = readPlainJson(file, { what: 'the run’s tasks' });
     } catch (e) {
-      throw new ConfigError(`${file} is not readable JSON (${(e as Error).message}); use another --out`);
+      throw new ConfigError(`${(e as Error).message}; the run folder is damaged: use another --out`);
+    }
+    if (!Array.isArray(previous)) {
+      throw new ConfigError(
+        `${file}: $: expected a list of tasks; the run folder is damaged: use another --out`,
+      );
     }
     const n = Math.min(previous.length, tasks.length);
     for (let i = 0; i < n; i++) {

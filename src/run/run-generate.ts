@@ -57,6 +57,8 @@ export interface GenerateRunResult {
   readonly resumed: boolean;
   readonly newEpisodes: number;
   readonly newInfrastructureErrors: number;
+  /** The run stopped starting episodes because every new one failed on the infrastructure ({@link generate}). */
+  readonly stoppedEarly: boolean;
   /** Tasks the last pass ran. */
   readonly taskCount: number;
 }
@@ -88,6 +90,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   let resumed: boolean | undefined;
   let newEpisodes = 0;
   let newInfrastructureErrors = 0;
+  let stoppedEarly = false;
   let taskCount = 0;
   let summary: RunSummary | undefined;
   for (;;) {
@@ -128,14 +131,15 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
-    progress.stop(stopped() && doneTasks < tasks.length ? 'stopped' : undefined);
+    progress.stop((stopped() || result.stoppedEarly) && doneTasks < tasks.length ? 'stopped' : undefined);
     if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now
     summary = result.summary;
     resumed ??= result.resumed;
     newEpisodes += result.newEpisodes;
     newInfrastructureErrors += result.newInfrastructureErrors;
+    stoppedEarly ||= result.stoppedEarly;
     const passed = result.summary.sft_trajectories;
-    if (targetSft === undefined || passed >= targetSft || stopped()) break;
+    if (targetSft === undefined || passed >= targetSft || stopped() || stoppedEarly) break;
     if (!source.open || tasks.length < count || count >= 50 * targetSft || count >= MAX_RUN_TASKS) break;
     const rate = Math.max(passed / tasks.length, 0.05);
     count = Math.min(50 * targetSft, MAX_RUN_TASKS, tasks.length + Math.ceil((targetSft - passed) / rate));
@@ -145,6 +149,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
     resumed: resumed ?? false,
     newEpisodes,
     newInfrastructureErrors,
+    stoppedEarly,
     taskCount,
   };
 }

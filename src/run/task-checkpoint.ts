@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, rmSync, truncateSync, writeSync } from 'node:fs';
-import { ConfigError, InputFileError } from '../core/errors.js';
-import { readInputText } from '../io/read-input.js';
+import { ConfigError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, readInputText, readPlainJson } from '../io/read-input.js';
+import { jsonNestingExceeds } from '../io/read-jsonl.js';
 import type { RunTask } from '../tasks/task.js';
 import type { RunPaths } from './run-folder.js';
 
@@ -50,12 +51,9 @@ export function openTaskCheckpoint(paths: RunPaths, runId: string): TaskCheckpoi
 function readTasksJson(file: string): RunTask[] {
   let value: unknown;
   try {
-    value = JSON.parse(readInputText(file));
+    value = readPlainJson(file, { what: 'the run’s tasks' }); // bounded in size and depth, UTF-8 checked
   } catch (e) {
-    if (e instanceof InputFileError) throw e;
-    throw new ConfigError(
-      `${file} is not valid JSON (${(e as Error).message}); the run folder is damaged: use another --out`,
-    );
+    throw new ConfigError(`${(e as Error).message}; the run folder is damaged: use another --out`);
   }
   if (!Array.isArray(value)) {
     throw new ConfigError(
@@ -73,6 +71,11 @@ function readPartial(file: string, runId: string): RunTask[] {
   const lines = text.slice(0, end).split('\n').slice(0, -1);
   if (lines.length === 0) return [];
   const parse = (line: string, n: number): unknown => {
+    if (jsonNestingExceeds(line)) {
+      throw new ConfigError(
+        `${file}: line ${n} nests deeper than ${MAX_JSON_DEPTH} levels (damaged by hand?); delete ${file} to synthesize its tasks again`,
+      );
+    }
     try {
       return JSON.parse(line);
     } catch {

@@ -1,4 +1,7 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, truncateSync, writeSync } from 'node:fs';
+import { firstInvalidUtf8, MAX_JSON_DEPTH } from '../io/read-input.js';
+import { jsonNestingExceeds, MAX_LINE_BYTES, readJsonlLines } from '../io/read-jsonl.js';
 import type { TrajectoryRecord } from './trajectory.js';
 
 /** What was found in an existing `trajectories.jsonl`. */
@@ -9,49 +12,74 @@ export interface LoadedLog {
   /** Lines whose id had already appeared: the later line replaces the earlier (a retried episode). */
   readonly duplicates: number;
   /**
-   * Complete lines (newline-terminated) that are not a JSON record, e.g. damaged on disk or by hand: skipped, so
-   * the records after them are kept; their episodes run again. 1-based line numbers.
+   * Complete lines (newline-terminated) that are not a record — not valid UTF-8, nested deeper than
+   * {@link MAX_JSON_DEPTH}, not JSON, or JSON without a record's fields — e.g. damaged on disk or by hand:
+   * skipped, so the records after them are kept; their episodes run again. 1-based line numbers; `text` is the
+   * line as read (bytes that are not UTF-8 shown as U+FFFD), `raw` its bytes, `reason` what is wrong.
    */
-  readonly corrupt: readonly { readonly line: number; readonly text: string }[];
+  readonly corrupt: readonly DamagedLine[];
+}
+
+/** A complete line of `trajectories.jsonl` that is not a record. */
+export interface DamagedLine {
+  readonly line: number;
+  readonly text: string;
+  readonly raw: Buffer;
+  readonly reason: string;
 }
 
 /**
- * Reads `trajectories.jsonl` for a resume: every complete line is a record, and a later line with the same id
- * replaces the earlier one (an episode that failed on infrastructure and was run again); a torn last line (no
- * newline: a crash in the middle of a write) is cut off the file so appending can go on cleanly. A complete line
- * that is not a record is skipped and reported, never a reason to drop the lines after it.
+ * Reads `trajectories.jsonl` for a resume, a line at a time (any file size; a line of at most
+ * {@link MAX_LINE_BYTES}): every complete line is a record, and a later line with the same id replaces the earlier
+ * one (an episode that failed on infrastructure and was run again); a torn last line (no newline: a crash in the
+ * middle of a write) is cut off the file so appending can go on cleanly. A complete line that is not a record is
+ * skipped and reported (with the byte offset of a byte that is not UTF-8), never a reason to drop the lines after
+ * it. @throws {InputFileError} for a file that cannot be read or a line over the limit.
  */
 export function loadTrajectoryLog(file: string): LoadedLog {
   if (!existsSync(file)) return { records: [], truncatedBytes: 0, duplicates: 0, corrupt: [] };
-  const buffer = readFileSync(file);
-  const text = buffer.toString('utf8');
   const byId = new Map<string, TrajectoryRecord>();
   let duplicates = 0;
-  const corrupt: { line: number; text: string }[] = [];
-  let validBytes = 0;
-  let offset = 0;
-  let lineNo = 0;
-  while (offset < text.length) {
-    const end = text.indexOf('\n', offset);
-    if (end === -1) break;
-    const line = text.slice(offset, end);
-    offset = end + 1;
-    validBytes += Buffer.byteLength(line, 'utf8') + 1;
-    lineNo++;
-    const record = parseRecord(line);
-    if (record === undefined) {
-      corrupt.push({ line: lineNo, text: line });
-      continue;
-    }
-    if (byId.has(record.id)) {
-      duplicates++;
-      byId.delete(record.id); // re-inserted last: completion order of the latest run
-    }
-    byId.set(record.id, record);
-  }
-  const truncatedBytes = buffer.length - validBytes;
-  if (truncatedBytes > 0) truncateSync(file, validBytes);
+  const corrupt: DamagedLine[] = [];
+  const { size, completeBytes } = readJsonlLines(
+    file,
+    ({ line, offset, bytes }) => {
+      const text = bytes.toString('utf8');
+      const damaged = (reason: string): void => {
+        corrupt.push({ line, text, raw: bytes, reason });
+      };
+      if (!isUtf8(bytes)) return damaged(`not valid UTF-8 at byte ${offset + firstInvalidUtf8(bytes)}`);
+      if (jsonNestingExceeds(text)) return damaged(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+      const record = parseRecord(text);
+      if (record === undefined) return damaged('not a trajectory record');
+      if (byId.has(record.id)) {
+        duplicates++;
+        byId.delete(record.id); // re-inserted last: completion order of the latest run
+      }
+      byId.set(record.id, record);
+    },
+    { what: 'the run’s trajectories' },
+  );
+  const truncatedBytes = size - completeBytes;
+  if (truncatedBytes > 0) truncateSync(file, completeBytes);
   return { records: [...byId.values()], truncatedBytes, duplicates, corrupt };
+}
+
+/**
+ * Appends damaged lines, byte for byte, to `<file>.damaged` (kept aside, never silently dropped) and describes
+ * them for a warning: "line 2 (not valid UTF-8 at byte 1234), line 5 (not a trajectory record)" — the first five.
+ */
+export function setAsideDamaged(
+  file: string,
+  damaged: readonly DamagedLine[],
+): { aside: string; lines: string } {
+  const aside = `${file}.damaged`;
+  appendFileSync(aside, Buffer.concat(damaged.flatMap((d) => [d.raw, Buffer.from('\n')])));
+  const lines = damaged
+    .slice(0, 5)
+    .map((d) => `line ${d.line} (${d.reason})`)
+    .join(', ');
+  return { aside, lines: damaged.length > 5 ? `${lines}, …` : lines };
 }
 
 /**

@@ -1,9 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BadInputCase, checkBadInput, copyInto } from '../helpers/bad-input.js';
 import { runCoveAsync } from '../helpers/cli.js';
+import { UNPRIVILEGED } from '../helpers/unprivileged.js';
 
 /**
  * Run folders and output paths that cannot take the command: another run's files (also with run.json deleted),
@@ -12,7 +23,16 @@ import { runCoveAsync } from '../helpers/cli.js';
  */
 
 const root = mkdtempSync(join(tmpdir(), 'cove-bad-run-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+chmodSync(root, 0o755); // the unprivileged cases' CLI must reach their folders
+/** Gives folders made read-only their write bit back, so that a test runner that is not root can remove them. */
+const writable = (dir: string): void => {
+  chmodSync(dir, 0o755);
+  for (const name of readdirSync(dir)) if (statSync(join(dir, name)).isDirectory()) writable(join(dir, name));
+};
+afterAll(() => {
+  writable(root);
+  rmSync(root, { recursive: true, force: true });
+});
 /** A finished 2-task run (seed 1) to copy. */
 const RUN = join(root, 'fixture-run');
 beforeAll(async () => {
@@ -146,6 +166,51 @@ const cases: BadInputCase[] = [
     todo: 'use another --out',
   },
   {
+    name: 'tasks.json of the run nested 1,000 levels deep',
+    setup: withRun((run) => writeFileSync(join(run, 'tasks.json'), `${'['.repeat(1000)}${']'.repeat(1000)}`)),
+    args: resume(),
+    what: 'nest deeper than 100 levels',
+    where: 'tasks.json: line 1 column 101',
+    todo: 'use another --out',
+  },
+  {
+    name: 'tasks.json of the run with bytes that are not UTF-8',
+    setup: withRun((run) => {
+      const file = join(run, 'tasks.json');
+      const bytes = readFileSync(file);
+      bytes[bytes.indexOf('"id"') + 1] = 0xc3; // a lead byte followed by 'd': never UTF-8
+      writeFileSync(file, bytes);
+    }),
+    args: resume(),
+    what: 'not valid UTF-8 (byte 0xc3)',
+    where: /tasks\.json: byte \d+ \(line \d+\)/,
+    todo: 'use another --out',
+  },
+  {
+    name: 'a synthesis checkpoint whose task nests 1,000 levels deep',
+    setup: (dir) => {
+      mkdirSync(join(dir, 'run'));
+      writeFileSync(
+        join(dir, 'run', 'tasks.partial.jsonl'),
+        `{"run":"${id()}"}\n{"id": ${'['.repeat(1000)}${']'.repeat(1000)}}\n`,
+      );
+    },
+    args: resume(),
+    what: 'line 2 nests deeper than 100 levels',
+    where: 'tasks.partial.jsonl',
+    todo: 'delete',
+  },
+  {
+    name: 'a trajectories.jsonl line longer than 64 MB',
+    setup: withRun((run) => {
+      appendFileSync(join(run, 'trajectories.jsonl'), `${'x'.repeat(64 * 1024 * 1024 + 1)}\n`);
+    }),
+    args: resume(),
+    what: 'is longer than 64 MB, the most cove reads in one line',
+    where: /trajectories\.jsonl: line 3 \(byte \d+\)/,
+    todo: 'remove it from the file, or use another folder',
+  },
+  {
     name: 'generate --out is a file',
     setup: (dir) => writeFileSync(join(dir, 'run'), 'x'),
     args: resume(),
@@ -187,6 +252,81 @@ const cases: BadInputCase[] = [
   },
 ];
 
+/**
+ * Folders and files this user may not write (EACCES), checked before any work: the CLI runs as an unprivileged
+ * user (test/helpers/unprivileged.ts) so that permission bits apply even though the tests run as root.
+ */
+const readOnly = (path: string) => chmodSync(path, 0o555);
+const unprivilegedCases: BadInputCase[] = [
+  {
+    name: 'resuming a run folder this user may not write',
+    setup: withRun((run) => readOnly(run)),
+    args: resume(),
+    what: 'cannot write in this folder (EACCES)',
+    where: /--out \S+\/run: /,
+    todo: 'fix its permissions (chmod u+w) or choose another --out',
+  },
+  {
+    name: 'a run folder this user may write, holding a trajectories.jsonl it may not',
+    setup: withRun((run) => {
+      chmodSync(run, 0o777);
+      for (const f of ['run.json', 'db.json', 'tasks.json', 'sft.jsonl', 'summary.json'])
+        chmodSync(join(run, f), 0o666);
+      chmodSync(join(run, 'trajectories.jsonl'), 0o444);
+    }),
+    args: resume(),
+    what: 'cannot read and write it (EACCES)',
+    where: 'trajectories.jsonl',
+    todo: 'fix its permissions (chmod u+rw) or choose another --out',
+  },
+  {
+    name: 'generate --out inside a folder this user may not write',
+    setup: (dir) => {
+      mkdirSync(join(dir, 'ro'));
+      readOnly(join(dir, 'ro'));
+    },
+    args: () => ['generate', '--n', '1', '--out', 'ro/run', '--quiet'],
+    what: 'cannot create the folder',
+    where: '--out',
+    todo: 'give a path whose parents are folders you may write',
+  },
+  {
+    name: 'tasks --out into a folder this user may not write (refused before synthesis)',
+    setup: (dir) => {
+      mkdirSync(join(dir, 'ro'));
+      readOnly(join(dir, 'ro'));
+    },
+    args: () => ['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '1', '--out', 'ro/t.json'],
+    what: 'cannot write in the folder ro (EACCES)',
+    where: '--out ro/t.json',
+    todo: 'fix its permissions or give another path',
+  },
+  {
+    name: 'sandbox --out into a folder this user may not write',
+    setup: (dir) => {
+      mkdirSync(join(dir, 'ro'));
+      readOnly(join(dir, 'ro'));
+    },
+    args: () => ['sandbox', '--domain', 'retail', '--seed', '1', '--out', 'ro/db.json'],
+    what: 'cannot write in the folder ro (EACCES)',
+    where: '--out ro/db.json',
+    todo: 'fix its permissions or give another path',
+  },
+  {
+    name: 'export --out, an empty folder this user may not write',
+    setup: (dir) => {
+      copyInto(dir, RUN, 'run');
+      mkdirSync(join(dir, 'ro'));
+      readOnly(join(dir, 'ro'));
+    },
+    args: () => ['export', '--in', 'run', '--format', 'openai', '--out', 'ro'],
+    what: 'cannot write in this folder (EACCES)',
+    where: '--out ro',
+    todo: 'fix its permissions (chmod u+w) or choose another --out',
+  },
+];
+const permissionCases = unprivilegedCases.map((c) => ({ ...c, unprivileged: true }));
+
 describe.concurrent('run folders and output paths that cannot take the command', () => {
   cases.forEach((c, i) => {
     it(c.name, async () => {
@@ -194,20 +334,53 @@ describe.concurrent('run folders and output paths that cannot take the command',
     }, 600_000);
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'a run folder this user may not write (EACCES)',
-    async () => {
-      const dir = join(root, 'read-only');
-      copyInto(dir, RUN, 'run');
-      const { chmodSync } = await import('node:fs');
-      chmodSync(join(dir, 'run'), 0o555);
-      const r = await runCoveAsync(resume()(), { cwd: dir });
-      chmodSync(join(dir, 'run'), 0o755);
-      expect(r.status).toBe(2);
-      expect(r.stderr).toContain('cannot write in this folder (EACCES); fix its permissions');
-    },
-    600_000,
-  );
+  permissionCases.forEach((c, i) => {
+    const skip = 'skip' in UNPRIVILEGED ? UNPRIVILEGED.skip : undefined;
+    it.skipIf(skip !== undefined)(
+      `${c.name}${skip === undefined ? '' : ` (skipped: ${skip})`}`,
+      async () => {
+        await checkBadInput(root, c, cases.length + i);
+      },
+      600_000,
+    );
+  });
+
+  it('a trajectories.jsonl line with a byte that is not UTF-8: set aside byte for byte, named with its offset, run again', async () => {
+    const dir = join(root, 'utf8-line');
+    copyInto(dir, RUN, 'run');
+    const log = join(dir, 'run', 'trajectories.jsonl');
+    const original = readFileSync(log);
+    const bytes = Buffer.from(original);
+    const at = bytes.indexOf('Hi!'); // the agent's greeting, in the first record
+    bytes[at] = 0xff;
+    writeFileSync(log, bytes);
+    const firstLine = bytes.subarray(0, bytes.indexOf(10) + 1);
+    expect(at).toBeLessThan(firstLine.length);
+    const r = await runCoveAsync(resume()(), { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`skipped 1 damaged line(s): line 1 (not valid UTF-8 at byte ${at})`);
+    expect(r.stderr).toContain('2 episodes (1 new)');
+    expect(readFileSync(`${log}.damaged`)).toEqual(firstLine); // the bad byte kept, not replaced
+    for (const f of ['trajectories.jsonl', 'sft.jsonl']) {
+      const text = readFileSync(join(dir, 'run', f));
+      expect(text.includes(0xff), f).toBe(false);
+      expect(text.toString('utf8').includes('\ufffd'), f).toBe(false);
+    }
+    // the episode ran again: the same record as before the damage (apart from wall-clock timing)
+    const rerun = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
+    const before = original
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
+    const strip = (r: { id: string; timing_ms?: number }) => ({ ...r, timing_ms: 0 });
+    expect(rerun.map(strip).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      before.map(strip).sort((a, b) => a.id.localeCompare(b.id)),
+    );
+  }, 600_000);
 
   it('the fixture run id is what the identity checks compare', () => {
     expect(id()).toMatch(/^run-[0-9a-f]{12}$/);

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } fr
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { type CliResult, runCoveAsync } from './cli.js';
+import { UNPRIVILEGED } from './unprivileged.js';
 
 /**
  * One malformed input and what its refusal must say. The command runs in a fresh folder (`dir`) holding what
@@ -25,6 +26,11 @@ export interface BadInputCase {
   /** Files the command may create (relative to `dir`), e.g. an empty run folder's lock being released. */
   readonly mayCreate?: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Run the CLI as an unprivileged user (test/helpers/unprivileged.ts), so that permission bits apply even when
+   * the tests run as root. The caller skips the case when that is not possible here.
+   */
+  readonly unprivileged?: boolean;
 }
 
 /** sha256 and mode of every file under `dir` (relative paths), folders excluded. */
@@ -53,7 +59,12 @@ export async function checkBadInput(root: string, c: BadInputCase, index: number
   mkdirSync(dir, { recursive: true });
   c.setup?.(dir);
   const before = snapshot(dir);
-  const r = await runCoveAsync(c.args(dir), { cwd: dir, ...(c.env === undefined ? {} : { env: c.env }) });
+  const prefix = c.unprivileged === true && 'prefix' in UNPRIVILEGED ? UNPRIVILEGED.prefix : undefined;
+  const r = await runCoveAsync(c.args(dir), {
+    cwd: dir,
+    ...(c.env === undefined ? {} : { env: c.env }),
+    ...(prefix === undefined ? {} : { prefix }),
+  });
   const line = r.stderr.split('\n').find((l) => l.startsWith('cove: ')) ?? '';
   const context = `${c.name}\nstderr: ${r.stderr.slice(0, 2000)}`;
   expect(r.status, context).toBe(c.status ?? 2);

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/cove.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/cove.js', import.meta.url));
 
 export interface CliResult {
   readonly status: number | null;
@@ -28,10 +28,17 @@ export function runCove(
 /** Runs the real CLI asynchronously (for tests that need a server running in the same process). */
 export function runCoveAsync(
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    /** A command the CLI runs under, e.g. `setpriv …` to run it as another user (test/helpers/unprivileged.ts). */
+    prefix?: readonly string[];
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const [command, ...prefixArgs] = [...(options.prefix ?? []), process.execPath];
+    const child = spawn(command as string, [...prefixArgs, BIN, ...args], {
       cwd: options.cwd ?? REPO,
       env: { ...process.env, ...options.env },
     });

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -128,6 +129,59 @@ describe('resuming model-role runs', () => {
     expect(summary).toMatchObject({ episodes: 3, sft_trajectories: 3, failures: {} });
     // the finished run leaves one line per episode: the re-run ones replaced the failed ones
     expect(readFileSync(join(out, 'trajectories.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('an unreachable endpoint is told at once with its URL and cause; after 5 failed episodes none are started; the same command resumes', async () => {
+    // a port nobody listens on: taken from the system, then released
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const dead = `http://127.0.0.1:${port}/v1`;
+    const out = join(root, 'unreachable');
+    const oneRetry = file('one-retry.json', {
+      roles: { agent: { max_retries: 1 }, user: { max_retries: 1 } },
+    });
+    const args = (url: string) => [
+      'generate',
+      '--tasks',
+      slice(0, 8),
+      '--concurrency',
+      '1',
+      '--config',
+      oneRetry,
+      '--out',
+      out,
+      ...roles(url),
+    ];
+    const down = await runCoveAsync(args(dead));
+    expect(down.status, down.stderr).toBe(1);
+    const lines = down.stderr.trim().split('\n');
+    const first = lines.findIndex((l) =>
+      new RegExp(
+        `^warning: (agent|user) model call to ${dead.replaceAll('.', '\\.')} failed after 1 retries: .*ECONNREFUSED`,
+      ).test(l),
+    );
+    // told before the run's last line, not only inside trajectories.jsonl at the end
+    expect(first, down.stderr).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThan(lines.findIndex((l) => l.startsWith('wrote ')));
+    expect(down.stderr).toContain(
+      'warning: stopping early: the first 5 episodes all failed on the infrastructure',
+    );
+    expect(down.stderr).toContain('incomplete: stopped early with 3 of 8 task(s) not run');
+    expect(down.stderr).toContain(`run the same command again to continue: cove ${args(dead).join(' ')}`);
+    const failed = readRecords(out);
+    expect(failed).toHaveLength(5);
+    for (const r of failed) expect(r.termination_reason).toBe('infrastructure_error');
+    // the endpoint is up again (same model name, another URL): the same run resumes and completes
+    const up = await runCoveAsync(args(oracle.baseUrl));
+    expect(up.status, up.stderr).toBe(0);
+    const records = readRecords(out);
+    expect(records).toHaveLength(8);
+    for (const r of records) expect(r.verification?.score, r.id).toBe(1);
   });
 
   it('Ctrl-C lets the episodes under way finish, writes the derived files and exits 130; a rerun completes', async () => {

@@ -209,12 +209,13 @@ describe('loadTrajectoryLog', () => {
     writeFileSync(file, text);
     const loaded = loadTrajectoryLog(file);
     expect(loaded.records.map((r) => r.id)).toEqual(['a', 'c', 'd']);
-    expect(loaded.corrupt).toEqual([
-      { line: 2, text: '{"id": "b", "no' },
-      { line: 3, text: '[1, 2]' },
-      { line: 5, text: 'null' },
-      { line: 6, text: '{"id": "zzz"}' }, // JSON, but not a record
+    expect(loaded.corrupt.map(({ line, text, reason }) => ({ line, text, reason }))).toEqual([
+      { line: 2, text: '{"id": "b", "no', reason: 'not a trajectory record' },
+      { line: 3, text: '[1, 2]', reason: 'not a trajectory record' },
+      { line: 5, text: 'null', reason: 'not a trajectory record' },
+      { line: 6, text: '{"id": "zzz"}', reason: 'not a trajectory record' }, // JSON, but not a record
     ]);
+    expect(loaded.corrupt.map((c) => c.raw.toString('utf8'))).toEqual(loaded.corrupt.map((c) => c.text));
     expect(loaded.truncatedBytes).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(text); // the loader itself changes nothing but a torn tail
   });
@@ -232,7 +233,9 @@ describe('a damaged line in the middle of trajectories.jsonl', () => {
     writeFileSync(log, `${[...lines.slice(0, 7), damaged, ...lines.slice(8)].join('\n')}\n`);
     const again = await runCoveAsync(run);
     expect(again.status, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`warning: ${log}: skipped 1 damaged line(s) (line 8)`);
+    expect(again.stderr).toContain(
+      `warning: ${log}: skipped 1 damaged line(s): line 8 (not a trajectory record)`,
+    );
     expect(again.stderr).toContain('20 episodes (1 new)');
     expect(readFileSync(`${log}.damaged`, 'utf8')).toBe(`${damaged}\n`);
     const records = readJsonl<TrajectoryRecord>(log);

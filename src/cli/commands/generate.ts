@@ -223,7 +223,7 @@ export function registerGenerate(program: Command): void {
       startPhase: (phase, total) => startProgress(phase, total, { quiet }),
       onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
     });
-    const { resumed, newEpisodes, newInfrastructureErrors, taskCount } = result;
+    const { resumed, newEpisodes, newInfrastructureErrors, stoppedEarly, taskCount } = result;
     if (result.summary === undefined) {
       process.removeListener('SIGINT', onSignal);
       source.loaded.base.close();
@@ -262,6 +262,12 @@ export function registerGenerate(program: Command): void {
       );
     }
     const notRun = taskCount - s.tasks - s.infrastructure_failures.tasks;
+    if (stoppedEarly && notRun > 0) {
+      process.stderr.write(
+        `incomplete: stopped early with ${notRun} of ${taskCount} task(s) not run, since every episode so far failed ` +
+          `on the model endpoint; fix it (see the warning above), then run the same command again to continue: ${again}\n`,
+      );
+    }
     if (interrupted && notRun > 0) {
       process.stderr.write(
         `incomplete: stopped with ${notRun} of ${taskCount} task(s) not run; run the same command again to continue: ${again}\n`,

@@ -1,9 +1,9 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { writeDerived } from '../../run/generate.js';
 import { openRunFolder, runPaths, writeOrCheck, writeTasksFile } from '../../run/run-folder.js';
 import { lockRunFolder } from '../../run/run-lock.js';
 import type { TrajectoryRecord } from '../../run/trajectory.js';
-import { loadTrajectoryLog, TrajectoryLog } from '../../run/trajectory-log.js';
+import { loadTrajectoryLog, setAsideDamaged, TrajectoryLog } from '../../run/trajectory-log.js';
 import type { AgentContext } from '../../sim/agent-context.js';
 import type { RunTask } from '../../tasks/task.js';
 
@@ -53,9 +53,9 @@ export class EpisodeRecorder {
     if (loaded.truncatedBytes > 0)
       options.onWarning?.(`${paths.trajectories}: cut off a torn last line (${loaded.truncatedBytes} bytes)`);
     if (loaded.corrupt.length > 0) {
-      appendFileSync(`${paths.trajectories}.damaged`, loaded.corrupt.map((c) => `${c.text}\n`).join(''));
+      const { aside, lines } = setAsideDamaged(paths.trajectories, loaded.corrupt);
       options.onWarning?.(
-        `${paths.trajectories}: ${loaded.corrupt.length} line(s) not readable as records, copied to ${paths.trajectories}.damaged`,
+        `${paths.trajectories}: ${loaded.corrupt.length} line(s) not readable as records: ${lines}; copied to ${aside}`,
       );
     }
     this.#records = [...loaded.records];
