@@ -131,9 +131,8 @@ describe('the index sidecar of a trajectories file', () => {
     const second = contentStamp(file, undefined) as string;
     expect(second).not.toBe(first);
     writeIndexSidecar(second, await indexJsonl(file, []));
-    const [name] = await sidecars();
-    const path = join(cache, 'view', name as string);
-    truncateSync(path, 100);
+    expect(await sidecars()).toContain(`${second}.idx`);
+    truncateSync(join(cache, 'view', `${second}.idx`), 100);
     expect(readIndexSidecar(second)).toBeUndefined();
   });
 
@@ -160,5 +159,13 @@ describe('the index sidecar of a trajectories file', () => {
     const three = new JsonlSource(file);
     await three.ready();
     expect(three.facts().map((f) => f.id)).toEqual(['a', 'b']);
+    // the file changes: its new sidecar replaces the old one (one per file)
+    appendFileSync(file, `${record('c')}\n`);
+    await three.ready();
+    expect(three.facts().map((f) => f.id)).toEqual(['a', 'b', 'c']);
+    const newStamp = contentStamp(file, undefined) as string;
+    for (let i = 0; i < 100 && (await sidecars()).join() !== `${newStamp}.idx`; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await sidecars()).toEqual([`${newStamp}.idx`]);
   });
 });
