@@ -22,12 +22,20 @@ function memoOf(base: EnvironmentBase): Map<string, GoldState> {
   return memo;
 }
 
-/** The memo key of a call list: its calls (names and arguments, as JSON) and the semantics. */
+/**
+ * The memo key of a call list: its calls (names and arguments, as JSON) and the semantics. Arguments may be plain
+ * JSON or Python values (`PyValue`: dicts as `Map`, ints as `bigint`), which plain `JSON.stringify` would write as
+ * `{}` or refuse — so two tasks with the same tool names and different arguments would share a gold state.
+ */
 export function goldKey(
   calls: readonly { name: string; arguments: unknown }[],
   semantics: Semantics,
 ): string {
-  return JSON.stringify([semantics, calls.map((c) => [c.name, c.arguments])]);
+  return JSON.stringify([semantics, calls.map((c) => [c.name, c.arguments])], (_key, value: unknown) => {
+    if (value instanceof Map) return { '<dict>': [...value] };
+    if (typeof value === 'bigint') return { '<int>': value.toString() };
+    return value;
+  });
 }
 
 /** Captures an episode's changed entities as a gold state and remembers it under `key`. */

@@ -2,12 +2,14 @@ import { isPyDict, type PyDict, type PyValue, pyEquals } from '../core/py-value.
 import type { EnvironmentBase } from '../env/environment-base.js';
 import { replayCalls } from '../env/replay.js';
 import { isCommunicated } from '../tasks/communicate.js';
+import { explainDivergence } from './divergence-reason.js';
 import { actionMatches } from './tau2-evaluator.js';
 import { pyGet, type Tau2SimView } from './tau2-sim.js';
 
 /**
  * Re-grading of τ² simulations without any model (the engine behind `cove grade`; docs/eval.md):
- * (a) every tool call replayed in order on a fresh episode and compared with the recorded tool message,
+ * (a) every tool call replayed in order on a fresh episode and compared with the recorded tool message, the first
+ * divergence explained by replaying against the known environment differences (`divergence-reason.ts`),
  * (b) the reward recomputed by τ²'s rules (τ²'s `evaluator/evaluator.py`, `EvaluationType.ALL`) from the messages,
  * NL assertions taken from the recorded verdicts, and compared with the recorded `reward_info`,
  * (c) simulations whose `reward_info` was computed for another task than their `task_id`.
@@ -109,24 +111,6 @@ function goldHash(ctx: GradeContext, task: CriteriaTask): string {
   return hash;
 }
 
-function divergenceReason(
-  sim: Tau2SimView,
-  i: number,
-  ours: { content: string; error: boolean },
-  ctx: GradeContext,
-): string {
-  const call = sim.calls[i];
-  const theirs = { content: call?.content ?? '', error: call?.error ?? false };
-  const earlierWrites = sim.calls.slice(0, i).some((c) => !c.error);
-  if (ours.error !== theirs.error) {
-    return `${ours.error ? 'our environment refused' : 'τ²’s environment refused'} the call the other accepted: the tool's rules differ (a τ² version other than the one this environment follows — the file was written by τ² ${ctx.gitCommit.slice(0, 12)} — or an edited environment)`;
-  }
-  if (i === 0 || !earlierWrites) {
-    return `the very first differing output comes before any change of state: the DB or the tool's output format differs (another τ² version's data, such as a modified db.json, or an edited trajectory)`;
-  }
-  return `same verdict, different text after earlier calls matched: an edited DB entry or tool, or a tampered tool message in the trajectory`;
-}
-
 /**
  * Re-grades one simulation (see the module comment).
  * NL assertions come from the recorded `reward_info.nl_assertions` verdicts; when NL_ASSERTION is in the basis
@@ -149,7 +133,7 @@ export function gradeSimulation(sim: Tau2SimView, ctx: GradeContext): Simulation
         tool: r.name,
         ours,
         theirs: { content: r.content, error: r.error },
-        reason: divergenceReason(sim, i, ours, ctx),
+        reason: explainDivergence(ctx.base, sim.calls, calls, i, ctx.gitCommit),
       };
     }
   });

@@ -9,6 +9,7 @@ import { recordInfo, recordSimulation } from '../export/formats/tau2.js';
 import { ChatModel, type ChatModelOptions } from '../llm/chat-model.js';
 import type { RoleConfig } from '../llm/config.js';
 import { episodeRecord, type RunContext } from '../run/episode-runner.js';
+import { lockRunFolder } from '../run/run-lock.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
 import { loadTrajectoryLog, TrajectoryLog } from '../run/trajectory-log.js';
 import type { AgentContext } from '../sim/agent-context.js';
@@ -103,9 +104,14 @@ export function evalEpisodeId(taskId: string, trial: number): string {
   return `tau2-${taskId}-trial-${trial}`;
 }
 
-/** Runs the job (see {@link EvalJob}). @throws {AbortedError} never: an abort stops starting episodes. */
+/**
+ * Runs the job (see {@link EvalJob}), holding the folder's `run.lock` while it runs.
+ * @throws {ConfigError} when another live `cove eval` (or `generate`) holds the folder, or it holds another eval.
+ * Never throws {@link AbortedError}: an abort stops starting episodes.
+ */
 export async function runEval(job: EvalJob): Promise<EvalResult> {
   mkdirSync(job.out, { recursive: true });
+  lockRunFolder(job.out, 'cove eval'); // one writer per eval folder, as for generate
   checkFingerprint(job);
   const file = join(job.out, 'trajectories.jsonl');
   const loaded = existsSync(file)
@@ -131,6 +137,8 @@ export async function runEval(job: EvalJob): Promise<EvalResult> {
     roles: { agentName: job.agent.model, userName: job.user.model } as RunContext['roles'],
     limits: job.limits,
     coveVersion: job.coveVersion,
+    // τ²'s reward for every task; tasks made by cove also get CoVe's verification beside it
+    rewardBy: 'tau2',
   };
   const log = new TrajectoryLog(file);
   const limit = pLimit(Math.max(1, job.concurrency));

@@ -42,6 +42,12 @@ export interface RunContext {
   readonly coveVersion: string;
   /** Discount per redundant write. @defaultValue 0.5 */
   readonly gamma?: number;
+  /**
+   * Whose reward a record carries: the task's own evaluator (`task`: CoVe's verifier for tasks with a `cove` block,
+   * τ²'s rules otherwise) or τ²'s rules for every task (`tau2`: `cove eval`, CoVe's verification then kept beside
+   * it). @defaultValue 'task'
+   */
+  readonly rewardBy?: 'task' | 'tau2';
 }
 
 /** One task of a run with its index (its `cove.index`, or its position in the run's task list). */
@@ -140,13 +146,28 @@ export interface GradedEpisode {
 
 /**
  * Grades an episode with its task's evaluator: CoVe's verifier (reward = score) for tasks with a `cove` block,
- * τ²'s reward rules otherwise. `env` is the episode's final state, still open.
+ * τ²'s reward rules otherwise. With `rewardBy: 'tau2'` every task gets τ²'s reward, and a task with a `cove` block
+ * also gets CoVe's verification (its score is then beside τ²'s reward, not the reward). `env` is the episode's
+ * final state, still open.
  */
 export async function gradeEpisode(
   domain: Domain,
   input: EvaluationInput,
   gamma?: number,
+  rewardBy: 'task' | 'tau2' = 'task',
 ): Promise<GradedEpisode> {
+  if (input.task.cove !== undefined && rewardBy === 'tau2') {
+    const graded = await Promise.resolve(tau2Evaluator.evaluate(input));
+    const cove = coveEvaluatorOf(domain, gamma).evaluate(input);
+    return {
+      evaluation: {
+        evaluator: graded.evaluator,
+        reward: graded.reward,
+        report: { ...graded.report, cove_score: cove.verification.score },
+      },
+      verification: cove.verification,
+    };
+  }
   if (input.task.cove !== undefined) {
     const cove = coveEvaluatorOf(domain, gamma).evaluate(input);
     return {
@@ -187,7 +208,15 @@ export interface FinishedEpisode {
 export async function episodeRecord(
   context: Pick<
     RunContext,
-    'run' | 'domain' | 'dbSha256' | 'benchmarkData' | 'settings' | 'agentContext' | 'coveVersion' | 'gamma'
+    | 'run'
+    | 'domain'
+    | 'dbSha256'
+    | 'benchmarkData'
+    | 'settings'
+    | 'agentContext'
+    | 'coveVersion'
+    | 'gamma'
+    | 'rewardBy'
   >,
   names: { readonly agent: string; readonly user: string },
   { task, index }: IndexedTask,
@@ -198,6 +227,7 @@ export async function episodeRecord(
     context.domain,
     { task, outcome, env: finished.env },
     context.gamma,
+    context.rewardBy,
   );
   const leaks = scanLeaks(outcome.messages, task.cove?.fuzz.hidden_ids ?? []).length;
   const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;

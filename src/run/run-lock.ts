@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 
 /**
- * Takes the run folder's lock (`run.lock`, holding the owner's pid) for this process, so two `cove generate`
- * processes never write one folder at once (each would run every episode and append it). A lock whose process is
- * gone (killed) is taken over. Released when the process exits.
+ * Takes the run folder's lock (`run.lock`, holding the owner's pid) for this process, so two `cove generate` (or
+ * `cove eval`) processes never write one folder at once (each would run every episode and append it). A lock
+ * whose process is gone (killed) is taken over. Released when the process exits.
+ * @param command the command taking it, named in the error (`cove generate`, `cove eval`, …).
  * @throws {ConfigError} when a live process holds the lock
  */
-export function lockRunFolder(dir: string): void {
+export function lockRunFolder(dir: string, command = 'cove generate'): void {
   const file = join(dir, 'run.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
@@ -24,7 +25,7 @@ export function lockRunFolder(dir: string): void {
       const owner = Number.parseInt(readOwner(file), 10);
       if (Number.isSafeInteger(owner) && owner !== process.pid && isAlive(owner)) {
         throw new ConfigError(
-          `${dir} is being written by another cove generate (pid ${owner}); wait for it to finish or stop it`,
+          `${dir} is being written by another ${command} (pid ${owner}); wait for it to finish or stop it`,
         );
       }
       rmSync(file, { force: true }); // left by a process that is gone
@@ -35,7 +36,7 @@ export function lockRunFolder(dir: string): void {
     process.once('exit', () => rmSync(file, { force: true }));
     return;
   }
-  throw new ConfigError(`cannot take the lock ${file}; remove it if no cove generate is running`);
+  throw new ConfigError(`cannot take the lock ${file}; remove it if no ${command} is running`);
 }
 
 function readOwner(file: string): string {

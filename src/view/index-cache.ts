@@ -4,10 +4,12 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   realpathSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -65,7 +67,9 @@ interface Header {
 /**
  * Identity of a trajectories file's content as far as a cheap look can tell: its path, inode, size,
  * modification time, the first and last 64 kB of its bytes, and the same of the tasks.json its facts took
- * difficulties from. Returns `undefined` when the file cannot be read.
+ * difficulties from. Written `<path key>-<content key>`: the first part (16 hex digits of the path's hash) names
+ * the file, so a new sidecar replaces the older ones of the same file. Returns `undefined` when the file cannot be
+ * read.
  */
 export function contentStamp(jsonl: string, tasksFile: string | undefined): string | undefined {
   try {
@@ -86,7 +90,8 @@ export function contentStamp(jsonl: string, tasksFile: string | undefined): stri
       const t = statSync(tasksFile);
       hash.update(`\u0000${realpathSync(tasksFile)}:${t.ino}:${t.size}:${t.mtimeMs}`);
     }
-    return hash.digest('hex');
+    const pathKey = createHash('sha256').update(realpathSync(jsonl)).digest('hex').slice(0, 16);
+    return `${pathKey}-${hash.digest('hex')}`;
   } catch {
     return undefined;
   }
@@ -104,7 +109,7 @@ function sidecarPath(stamp: string): string | undefined {
  * opening the same file again skips the pass over its bytes. Layout: a magic line, the byte length of a JSON
  * header (4 bytes, little-endian), the header (counts, malformed lines, the facts by column), zero padding to a
  * multiple of 8, then the line offsets (float64) and lengths and `messages` bounds (int32). Written atomically;
- * failing to write only costs the next open its time.
+ * failing to write only costs the next open its time. Sidecars of the same file's earlier contents are removed.
  */
 export function writeIndexSidecar(stamp: string, index: JsonlIndex): void {
   const file = sidecarPath(stamp);
@@ -172,6 +177,13 @@ export function writeIndexSidecar(stamp: string, index: JsonlIndex): void {
       ]),
     );
     renameSync(tmp, file);
+    // the sidecars of the same file's earlier contents are of no more use
+    const dir = join(file, '..');
+    const prefix = `${stamp.split('-')[0]}-`;
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(prefix) && name.endsWith('.idx') && name !== `${stamp}.idx`)
+        rmSync(join(dir, name), { force: true });
+    }
   } catch {
     // a cache that cannot be written only costs time
   }

@@ -63,6 +63,12 @@ export class SpanTable {
     return table;
   }
 
+  /** A copy that later pushes do not share. */
+  copy(): SpanTable {
+    const { offsets, ints } = this.arrays();
+    return SpanTable.fromArrays(offsets.slice(), ints.slice(), this.#count);
+  }
+
   /** The span of line `i` (0-based). @throws {RangeError} past the last line. */
   get(i: number): LineSpan {
     if (!Number.isInteger(i) || i < 0 || i >= this.#count) throw new RangeError(`no line ${i}`);
@@ -195,24 +201,27 @@ function fastFields(
 export async function indexJsonl(
   file: string,
   tasks: readonly (TaskFacts | undefined)[],
-  options: { chunkBytes?: number; onProgress?: (bytes: number, index: JsonlIndex) => void } = {},
+  options: {
+    chunkBytes?: number;
+    onProgress?: (bytes: number, index: JsonlIndex) => void;
+    /** An index of this file's first `from.bytes` bytes, continued instead of read again (see {@link resumable}). */
+    from?: JsonlIndex;
+  } = {},
 ): Promise<JsonlIndex> {
-  const index: JsonlIndex = {
-    spans: new SpanTable(),
-    facts: [],
-    malformed: [],
-    superseded: 0,
-    bytes: 0,
-    blank: 0,
-  };
-  const byId = new Map<string, number>();
+  const from = options.from !== undefined && resumable(options.from) ? options.from : undefined;
+  // a copy: the earlier index (and what was computed from its facts) stays as it was
+  const index: JsonlIndex =
+    from === undefined
+      ? { spans: new SpanTable(), facts: [], malformed: [], superseded: 0, bytes: 0, blank: 0 }
+      : { ...from, spans: from.spans.copy(), facts: [...from.facts], malformed: [...from.malformed] };
+  const byId = new Map<string, number>(index.facts.map((f, i) => [f.id, i]));
   /** The bytes from `],"tools":[` to the tail of the last fast-read record. */
   const scan: { tools?: Buffer } = {};
   const handle = await open(file, 'r');
   try {
     let buf = Buffer.allocUnsafe(options.chunkBytes ?? 8 * 1024 * 1024);
     let filled = 0; // bytes in buf
-    let base = 0; // file offset of buf[0]
+    let base = from?.bytes ?? 0; // file offset of buf[0]
     let eof = false;
     const addLine = (start: number, endRaw: number) => {
       let end = endRaw;
@@ -296,6 +305,17 @@ export async function indexJsonl(
   // a superseded record keeps the file position of its latest line: keep facts in file order
   if (index.superseded > 0) index.facts.sort((a, b) => a.line - b.line);
   return index;
+}
+
+/**
+ * Whether an index can be continued from its end when its file grew: its last line ended with a newline (a line
+ * still being written when it was built must be read again whole).
+ */
+export function resumable(index: JsonlIndex): boolean {
+  const n = index.spans.count;
+  if (n === 0) return index.bytes === 0;
+  const last = index.spans.get(n - 1);
+  return index.bytes === last.offset + last.length + 1;
 }
 
 /**

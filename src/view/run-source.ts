@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { runPaths } from '../run/run-folder.js';
@@ -14,12 +15,56 @@ import { coveStateDiff, type StateDiffContext } from './state-diff.js';
 /** tasks.json files larger than this are not loaded (a JavaScript string cannot hold much more). */
 const MAX_TASKS_BYTES = 256 * 1024 * 1024;
 
+/** The indexed part of a file: its inode, length, and a hash of its last 64 kB. */
+interface Prefix {
+  readonly ino: number;
+  readonly bytes: number;
+  readonly tail: string;
+}
+
+const PREFIX_TAIL = 64 * 1024;
+
+function tailHash(fd: number, bytes: number): string {
+  const buf = Buffer.alloc(Math.min(PREFIX_TAIL, bytes));
+  const got = readSync(fd, buf, 0, buf.length, bytes - buf.length);
+  return createHash('sha256').update(buf.subarray(0, got)).digest('hex');
+}
+
+function prefixOf(file: string, bytes: number): Prefix | undefined {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      return { ino: fstatSync(fd).ino, bytes, tail: tailHash(fd, bytes) };
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a file still starts with the bytes of `prefix`: same inode, at least as long, same last 64 kB. */
+function samePrefix(file: string, prefix: Prefix): boolean {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const s = fstatSync(fd);
+      return s.ino === prefix.ino && s.size >= prefix.bytes && tailHash(fd, prefix.bytes) === prefix.tail;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A cove run folder (`run.json`, `tasks.json`, `db.json`, `trajectories.jsonl`) or a bare trajectories.jsonl
  * opened for viewing. Given a folder, it reads the run's files; given a file, only that file (the task and
  * state panels then say that the tasks are missing). The JSONL is indexed once, streaming, and the index is kept
  * in the user cache keyed by the file's content stamp, so opening the same file again is immediate (see
- * `index-cache.ts`); records are read by offset.
+ * `index-cache.ts`); records are read by offset. When the file only grew since (a run still going), only the new
+ * lines are read.
  */
 export class JsonlSource implements ViewSource {
   readonly format = 'cove' as const;
@@ -40,6 +85,8 @@ export class JsonlSource implements ViewSource {
   #diffContext: Promise<StateDiffContext> | undefined;
   /** {@link JsonlSource.#stamp} of the file the index was built from. */
   #snapshot = '';
+  /** What the indexed bytes were, to tell a file that only grew from one rewritten. */
+  #prefix: Prefix | undefined;
 
   /**
    * @param path a run folder or a trajectories.jsonl file.
@@ -111,16 +158,24 @@ export class JsonlSource implements ViewSource {
         const cached = stamp === undefined ? undefined : readIndexSidecar(stamp);
         if (cached !== undefined) this.#index = cached;
         else {
+          // a file that only grew (a run still going) is indexed from where the last index ended
+          const earlier = this.#index;
+          const grown =
+            earlier !== undefined && this.#prefix !== undefined && samePrefix(this.#jsonl, this.#prefix)
+              ? earlier
+              : undefined;
           const index = await indexJsonl(this.#jsonl, this.#taskFacts, {
             onProgress: (bytes) => {
               this.#status = { state: 'indexing', bytesDone: bytes, bytesTotal };
             },
+            ...(grown === undefined ? {} : { from: grown }),
           });
           this.#index = index;
           // stored after the first answers: the page need not wait for the cache
           if (stamp !== undefined) setImmediate(() => writeIndexSidecar(stamp, index));
         }
       }
+      this.#prefix = this.#index === undefined ? undefined : prefixOf(this.#jsonl, this.#index.bytes);
       this.#status = { state: 'ready', bytesDone: bytesTotal, bytesTotal };
     } catch (e) {
       this.#status = { state: 'failed', bytesDone: 0, bytesTotal, error: (e as Error).message };

@@ -103,6 +103,14 @@ describe('cove eval end to end (mock-llm as agent, user and judge)', () => {
     // first run: killed once a few episodes are on disk
     const child = spawn(process.execPath, args, { cwd: REPO, stdio: 'ignore' });
     const traj = join(out, 'trajectories.jsonl');
+    // while it runs, the folder is locked: a second eval on it is refused, naming the first one's pid
+    const lock = join(out, 'run.lock');
+    while (!existsSync(lock) || readFileSync(lock, 'utf8').trim() === '')
+      await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(lock, 'utf8').trim()).toBe(String(child.pid));
+    const second = await runCoveAsync(args.slice(1), { timeoutMs: 60_000 });
+    expect(second.status).toBe(2);
+    expect(second.stderr).toContain(`${out} is being written by another cove eval (pid ${child.pid})`);
     await new Promise<void>((resolve, reject) => {
       const timer = setInterval(() => {
         if (lines(traj).length >= 6) {
@@ -121,8 +129,11 @@ describe('cove eval end to end (mock-llm as agent, user and judge)', () => {
     expect(before).toBeGreaterThanOrEqual(6);
     expect(before).toBeLessThan(40);
 
+    // the lock the killed process left is taken over by the resumed run
+    expect(existsSync(lock)).toBe(true);
     const r = await runCoveAsync(args.slice(1), { timeoutMs: 200_000 });
     expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(lock)).toBe(false);
     const records = lines(traj).map((l) => JSON.parse(l));
     expect(records).toHaveLength(40);
     expect(new Set(records.map((x) => x.id)).size).toBe(40);
@@ -173,6 +184,98 @@ describe('cove eval end to end (mock-llm as agent, user and judge)', () => {
     const other = await runCoveAsync(args.slice(1).map((a) => (a === '4' ? '2' : a)));
     expect(other.status).toBe(2);
     expect(other.stderr).toContain('holds an eval with other settings (trials: 4 there, 2 now)');
+  });
+
+  it('tasks made by cove run in τ²’s setting: τ²’s reward recorded with CoVe’s verifier score beside it', {
+    timeout: 240_000,
+  }, async () => {
+    const tasksFile = join(tmp, 'cove-tasks.json');
+    const made = await runCoveAsync(
+      ['tasks', '--domain', 'retail', '--sandbox-seed', '1', '--n', '4', '--out', tasksFile],
+      { timeoutMs: 120_000 },
+    );
+    expect(made.status, made.stderr).toBe(0);
+    const tasks = JSON.parse(readFileSync(tasksFile, 'utf8')) as {
+      id: string;
+      evaluation_criteria: { actions: { name: string }[] };
+    }[];
+    // two of the tasks have the same gold tools with other arguments: each must get its own gold state
+    const toolLists = tasks.map((t) => t.evaluation_criteria.actions.map((a) => a.name).join(','));
+    expect(toolLists.some((l, i) => l !== '' && toolLists.indexOf(l) !== i)).toBe(true);
+    // mock-llm's oracle mode plays each task's gold calls as the agent and its scenario as the user
+    const oracle = await startMockLlm(['--mode', 'oracle', '--tasks', tasksFile]);
+    try {
+      const out = join(tmp, 'cove-tasks-run');
+      const r = await runCoveAsync(
+        [
+          'eval',
+          '--domain',
+          'retail',
+          '--tasks',
+          tasksFile,
+          '--tau2-data',
+          TAU2,
+          '--trials',
+          '1',
+          ...roles(oracle.baseUrl),
+          '--out',
+          out,
+        ],
+        { timeoutMs: 200_000 },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const records = lines(join(out, 'trajectories.jsonl')).map((l) => JSON.parse(l));
+      // the gold calls made: τ²'s DB check passes and so does every CoVe constraint, for every task
+      expect(
+        records.map((x) => [
+          x.task_id,
+          x.evaluation.evaluator,
+          x.evaluation.reward,
+          x.evaluation.report.cove_score,
+          x.verification.score,
+          x.verification.stateMatch,
+        ]),
+      ).toEqual(tasks.map((t) => [t.id, 'tau2', 1, 1, 1, true]));
+      const results = readTau2Results(join(out, 'results.json'));
+      expect(results.simulations.map((sim) => sim.reward_info?.reward)).toEqual([1, 1, 1, 1]);
+      // τ²'s setting is τ²'s tools: tasks made under fixed semantics are refused, naming the way out
+      const fixedFile = join(tmp, 'cove-tasks-fixed.json');
+      const fixedMade = await runCoveAsync(
+        [
+          'tasks',
+          '--domain',
+          'retail',
+          '--sandbox-seed',
+          '1',
+          '--n',
+          '1',
+          '--semantics',
+          'fixed',
+          '--out',
+          fixedFile,
+        ],
+        { timeoutMs: 120_000 },
+      );
+      expect(fixedMade.status, fixedMade.stderr).toBe(0);
+      const refused = await runCoveAsync([
+        'eval',
+        '--domain',
+        'retail',
+        '--tasks',
+        fixedFile,
+        '--tau2-data',
+        TAU2,
+        ...roles(oracle.baseUrl),
+        '--out',
+        join(tmp, 'cove-tasks-fixed-run'),
+      ]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(
+        "made under fixed semantics; cove eval runs τ²'s tools as τ² does (parity)",
+      );
+    } finally {
+      await oracle.close();
+    }
   });
 
   it('a judge that answers malformed JSON: the reward is null, the raw reply kept — never a pass', {

@@ -7,7 +7,7 @@ import type { ExecutedToolCall } from '../../src/sim/episode-session.js';
 import type { ChatMessage } from '../../src/sim/messages.js';
 import { type RunTask, runTaskFromTau2 } from '../../src/tasks/task.js';
 import { parseTau2Tasks } from '../../src/tasks/tau2-task.js';
-import { RETAIL_TASKS } from '../helpers/paths.js';
+import { RETAIL_TASKS, TAU2 } from '../helpers/paths.js';
 import { tau2RetailBase } from '../helpers/retail-base.js';
 
 const loaded = tau2RetailBase();
@@ -145,5 +145,66 @@ describe("τ²'s reward rules (tau2-spec §6), hand-computed cases", () => {
       action_checks: [{ action_id: 'a0', action_match: true }],
     });
     env.env.close();
+  });
+});
+
+describe('gold states and env assertions', () => {
+  it('two tasks with the same gold tools and other arguments each get their own gold state (tasks 0 and 1)', () => {
+    // retail tasks 0 and 1 both call find_user_id_by_name_zip, get_order_details, get_product_details ×2 and
+    // exchange_delivered_order_items, for different users and items
+    const [t0, t1] = [task('0'), task('1')];
+    const names = (t: RunTask) => (t.evaluation_criteria?.actions ?? []).map((a) => a.name);
+    expect(names(t0)).toEqual(names(t1));
+    const gold = (t: RunTask) =>
+      (t.evaluation_criteria?.actions ?? []).map((a) => ({ name: a.name, arguments: { ...a.arguments } }));
+    const db = (t: RunTask, calls: ReturnType<typeof gold>) => {
+      const e = episodeWith(calls);
+      const r = tau2Reward({ task: t, ...e, termination: 'user_stop' });
+      e.env.close();
+      return r.db_check?.db_match;
+    };
+    expect(db(t0, gold(t0))).toBe(true);
+    expect(db(t1, gold(t1))).toBe(true);
+    expect(db(t1, gold(t0))).toBe(false);
+  });
+
+  it('ENV_ASSERTION: no retail or airline task of either task set uses it; listed assertions give null, never a pass', () => {
+    for (const file of [
+      'retail/tasks.json',
+      'airline/tasks.json',
+      'legacy_v0.1.0/retail/tasks.json',
+      'legacy_v0.1.0/airline/tasks.json',
+    ]) {
+      const list = JSON.parse(readFileSync(`${TAU2}/${file}`, 'utf8')) as {
+        evaluation_criteria?: { env_assertions?: unknown[] | null; reward_basis?: string[] };
+      }[];
+      expect(list.length).toBeGreaterThan(0);
+      for (const t of list) {
+        expect(t.evaluation_criteria?.env_assertions ?? null).toBeNull();
+        expect(t.evaluation_criteria?.reward_basis ?? []).not.toContain('ENV_ASSERTION');
+      }
+    }
+    const t33 = task('33');
+    const criteria = t33.evaluation_criteria as NonNullable<RunTask['evaluation_criteria']>;
+    const gold = (criteria.actions ?? []).map((a) => ({ name: a.name, arguments: { ...a.arguments } }));
+    const withBasis = (envAssertions: unknown[] | null): RunTask => ({
+      ...t33,
+      evaluation_criteria: {
+        ...criteria,
+        reward_basis: ['DB', 'ENV_ASSERTION'],
+        env_assertions: envAssertions,
+      } as NonNullable<RunTask['evaluation_criteria']>,
+    });
+    const e = episodeWith(gold);
+    // τ²: the product over an empty list of assertions is 1
+    expect(tau2Reward({ task: withBasis([]), ...e, termination: 'user_stop' }).reward).toBe(1);
+    const listed = tau2Reward({
+      task: withBasis([{ env_type: 'assistant', func_name: 'assert_x', arguments: {}, assert_value: true }]),
+      ...e,
+      termination: 'user_stop',
+    });
+    e.env.close();
+    expect(listed.reward).toBeNull();
+    expect(listed.not_evaluated.map((n) => n.component)).toEqual(['ENV_ASSERTION']);
   });
 });

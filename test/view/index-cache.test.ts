@@ -131,10 +131,8 @@ describe('the index sidecar of a trajectories file', () => {
     const second = contentStamp(file, undefined) as string;
     expect(second).not.toBe(first);
     writeIndexSidecar(second, await indexJsonl(file, []));
-    // the sidecar of this stamp (earlier tests left others in the cache folder)
     expect(await sidecars()).toContain(`${second}.idx`);
-    const path = join(cache, 'view', `${second}.idx`);
-    truncateSync(path, 100);
+    truncateSync(join(cache, 'view', `${second}.idx`), 100);
     expect(readIndexSidecar(second)).toBeUndefined();
   });
 
@@ -161,5 +159,13 @@ describe('the index sidecar of a trajectories file', () => {
     const three = new JsonlSource(file);
     await three.ready();
     expect(three.facts().map((f) => f.id)).toEqual(['a', 'b']);
+    // the file changes: its new sidecar replaces the old one (one per file)
+    appendFileSync(file, `${record('c')}\n`);
+    await three.ready();
+    expect(three.facts().map((f) => f.id)).toEqual(['a', 'b', 'c']);
+    const newStamp = contentStamp(file, undefined) as string;
+    for (let i = 0; i < 100 && (await sidecars()).join() !== `${newStamp}.idx`; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await sidecars()).toEqual([`${newStamp}.idx`]);
   });
 });

@@ -182,3 +182,41 @@ describe('indexJsonl', () => {
     ]);
   });
 });
+
+describe('indexJsonl continued from an earlier index (a file that grew)', () => {
+  it('reads only the bytes after the earlier index, numbering lines on, and superseding across the two', async () => {
+    const file = join(dir, 'grown.jsonl');
+    const a = JSON.stringify(record('a', 0));
+    writeFileSync(file, `${a}\n`);
+    const earlier = await indexJsonl(file, []);
+    // the first line is replaced by one of the same length: a continued index does not read it again
+    const b = JSON.stringify(record('b', 0));
+    const again = JSON.stringify(record('a', 1, { score: 0 }));
+    writeFileSync(file, `${b}\n${JSON.stringify(record('c', 0))}\n${again}\n`);
+    const grown = await indexJsonl(file, [], { from: earlier });
+    // line 0 is still the earlier 'a' (not re-read), superseded by line 2's 'a'
+    expect(grown.facts.map((f) => [f.id, f.line, f.score])).toEqual([
+      ['c', 1, 1],
+      ['a', 2, 0],
+    ]);
+    expect([grown.spans.count, grown.superseded]).toEqual([3, 1]);
+    // the earlier index is left as it was
+    expect(earlier.facts.map((f) => f.id)).toEqual(['a']);
+    expect(earlier.spans.count).toBe(1);
+  });
+
+  it('reads a file again whole when the earlier index ended in a line still being written', async () => {
+    const file = join(dir, 'torn.jsonl');
+    const a = JSON.stringify(record('a', 0));
+    writeFileSync(file, a.slice(0, 100));
+    const earlier = await indexJsonl(file, []);
+    expect(earlier.malformed.map((m) => m.line)).toEqual([0]);
+    writeFileSync(file, `${a}\n${JSON.stringify(record('b', 0))}\n`);
+    const grown = await indexJsonl(file, [], { from: earlier });
+    expect(grown.malformed).toEqual([]);
+    expect(grown.facts.map((f) => [f.id, f.line])).toEqual([
+      ['a', 0],
+      ['b', 1],
+    ]);
+  });
+});

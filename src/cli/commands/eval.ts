@@ -1,16 +1,18 @@
 import { setMaxListeners } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { agentContext } from '../../domains/agent-context.js';
-import { readJsonFile } from '../../domains/load-db.js';
+import type { Domain } from '../../domains/domain.js';
+import { type LoadedDb, readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
 import { evalReport, reportTable } from '../../eval/eval-report.js';
 import { TAU2_SEED } from '../../eval/py-random.js';
 import { runEval } from '../../eval/run-eval.js';
 import { ChatModel } from '../../llm/chat-model.js';
 import { type RoleConfig, resolveRoleConfig } from '../../llm/config.js';
+import { lockRunFolder } from '../../run/run-lock.js';
 import { tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import type { RunTask } from '../../tasks/task.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
@@ -18,7 +20,7 @@ import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
 import { intFlag } from '../db-source.js';
 import { type RoleFlags, resolveRoles } from '../role-flags.js';
-import { allCoveTasks, loadTau2Tasks } from '../tasks-input.js';
+import { allCoveTasks, loadCoveTasks, loadTau2Tasks } from '../tasks-input.js';
 
 interface EvalFlags extends RoleFlags {
   domain: string;
@@ -73,6 +75,28 @@ function selectTasks(tasks: RunTask[], domainDir: string, flags: EvalFlags): Run
   return out;
 }
 
+/**
+ * Tasks made by cove (a `cove` block) for `cove eval`: run in τ²'s setting on the DB they were made from, graded by
+ * τ²'s rules with CoVe's verifier score beside. @throws {ConfigError} for tasks made under `fixed` semantics (τ²'s
+ * setting is τ²'s tools, `parity`) or with `--split` (τ²'s splits name τ²'s tasks).
+ */
+function coveTaskInput(
+  domain: Domain,
+  file: string,
+  flags: EvalFlags,
+): { tasks: RunTask[]; loaded: LoadedDb } {
+  if (flags.split !== undefined)
+    throw new ConfigError(`--split names τ²'s own tasks; ${file} holds tasks made by cove: use --ids`);
+  const input = loadCoveTasks(domain, file);
+  if (input.semantics !== 'parity') {
+    input.loaded.base.close();
+    throw new ConfigError(
+      `${file}: its tasks were made under ${input.semantics} semantics; cove eval runs τ²'s tools as τ² does (parity): make the tasks with --semantics parity, or run them with cove generate --tasks`,
+    );
+  }
+  return { tasks: input.tasks as RunTask[], loaded: input.loaded };
+}
+
 /** `cove eval`: τ² tasks in τ²'s exact setting, pass^k report and τ²'s results.json. */
 export function registerEval(program: Command): void {
   program
@@ -116,12 +140,15 @@ export function registerEval(program: Command): void {
       });
       const tasksFile = flags.tasks ?? taskSetFile(domainDir, domain.name, flags.taskSet);
       const taskSet = flags.tasks === undefined ? flags.taskSet : `file:${resolve(flags.tasks)}`;
-      if (flags.tasks !== undefined && allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks))) {
-        throw new ConfigError(
-          `${flags.tasks} holds tasks made by cove (a cove block): cove eval runs τ²'s own tasks only for now; run cove's tasks with cove generate --tasks`,
-        );
-      }
-      const input = loadTau2Tasks(domain, tasksFile, { tau2Data: tau2Root(domainDir) });
+      const coveTasks =
+        flags.tasks !== undefined && allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks));
+      // one writer per folder, checked before the DB is loaded (seconds) so a second eval is refused at once
+      const out = resolve(flags.out);
+      mkdirSync(out, { recursive: true });
+      lockRunFolder(out, 'cove eval');
+      const input = coveTasks
+        ? coveTaskInput(domain, tasksFile, flags)
+        : loadTau2Tasks(domain, tasksFile, { tau2Data: tau2Root(domainDir) });
       const tasks = selectTasks(input.tasks, domainDir, flags);
       let judge: RoleConfig | undefined;
       const judgeSpec = flags.judge ?? roles.config.roles.judge?.model;
@@ -160,7 +187,6 @@ export function registerEval(program: Command): void {
         );
       }
       const context = agentContext(domain, 'tau2', domainDir);
-      const out = resolve(flags.out);
       const trials = intFlag('--trials', flags.trials, 4, 1);
       const limits = {
         maxSteps: intFlag('--max-steps', flags.maxSteps, 200, 1),
