@@ -3,7 +3,7 @@ import type { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/episode-session.js';
 import type { RoleFactory } from './episode-runner.js';
-import { generate } from './generate.js';
+import { type EpisodeExecutor, generate } from './generate.js';
 import { checkRunFolder, runPaths } from './run-folder.js';
 import { checkRunFolderWritable, runIdOf } from './run-identity.js';
 import { lockRunFolder } from './run-lock.js';
@@ -48,6 +48,8 @@ export interface GenerateRunOptions {
   readonly signal?: AbortSignal;
   readonly startPhase?: (phase: 'tasks' | 'episodes', total: number) => PhaseProgress;
   readonly onWarning?: (message: string) => void;
+  /** Runs one episode elsewhere (the distributed coordinator, docs/distributed.md); default: in this process. */
+  readonly runEpisode?: EpisodeExecutor;
 }
 
 /** What a run did. */
@@ -57,6 +59,8 @@ export interface GenerateRunResult {
   readonly resumed: boolean;
   readonly newEpisodes: number;
   readonly newInfrastructureErrors: number;
+  /** Episodes the executor could not run (their queue jobs failed on every try); a rerun tries them again. */
+  readonly notRun: number;
   /** Tasks the last pass ran. */
   readonly taskCount: number;
 }
@@ -88,6 +92,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   let resumed: boolean | undefined;
   let newEpisodes = 0;
   let newInfrastructureErrors = 0;
+  let notRun = 0;
   let taskCount = 0;
   let summary: RunSummary | undefined;
   for (;;) {
@@ -127,6 +132,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
       ...(options.meter === undefined ? {} : { meter: options.meter }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+      ...(options.runEpisode === undefined ? {} : { runEpisode: options.runEpisode }),
     });
     progress.stop(stopped() && doneTasks < tasks.length ? 'stopped' : undefined);
     if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now
@@ -134,6 +140,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
     resumed ??= result.resumed;
     newEpisodes += result.newEpisodes;
     newInfrastructureErrors += result.newInfrastructureErrors;
+    notRun += result.notRun;
     const passed = result.summary.sft_trajectories;
     if (targetSft === undefined || passed >= targetSft || stopped()) break;
     if (!source.open || tasks.length < count || count >= 50 * targetSft || count >= MAX_RUN_TASKS) break;
@@ -145,6 +152,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
     resumed: resumed ?? false,
     newEpisodes,
     newInfrastructureErrors,
+    notRun,
     taskCount,
   };
 }
