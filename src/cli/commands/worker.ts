@@ -68,7 +68,12 @@ export function registerWorker(program: Command): void {
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
-      await worker.start();
+      try {
+        await worker.start();
+      } catch (e) {
+        await worker.close(true);
+        throw e;
+      }
       log(`ready on ${redactUrl(flags.queue)} (concurrency ${concurrency})`);
       await new Promise<never>(() => {}); // runs until a signal
     });
