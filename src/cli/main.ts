@@ -7,10 +7,12 @@ import { registerGenerate } from './commands/generate.js';
 import { registerGrade } from './commands/grade.js';
 import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
+import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerView } from './commands/view.js';
+import { registerWorker } from './commands/worker.js';
 
 /** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
 const program = new Command('cove')
@@ -25,10 +27,12 @@ registerGenerate(program);
 registerGrade(program);
 registerMockLlm(program);
 registerReplay(program);
+registerRuns(program);
 registerSandbox(program);
 registerServe(program);
 registerTasks(program);
 registerView(program);
+registerWorker(program);
 
 // `cove replay … | head` closes stdout early: stop quietly
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

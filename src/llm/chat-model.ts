@@ -85,11 +85,25 @@ interface Endpoint {
 const callKey = (role: string | undefined, taskId: string | undefined) => `${role}\u0000${taskId}`;
 
 /**
+ * Admits each HTTP request to an endpoint under caps shared with other processes (the distributed workers'
+ * Redis limiter, docs/distributed.md): `run` resolves with `send()`'s result once the request may go.
+ */
+export interface RequestGate {
+  run<T>(endpoint: string, config: RoleConfig, send: () => Promise<T>): Promise<T>;
+}
+
+/**
  * Shares endpoints between roles and episodes: each base URL gets one client and one queue, created with the
- * caps of the first role that uses it (`max_concurrency`, `requests_per_minute`).
+ * caps of the first role that uses it (`max_concurrency`, `requests_per_minute`). With a `gate`, every request
+ * also passes it, so the caps can hold across processes.
  */
 export class EndpointPool {
   readonly #endpoints = new Map<string, Endpoint>();
+  readonly #gate: RequestGate | undefined;
+
+  constructor(gate?: RequestGate) {
+    this.#gate = gate;
+  }
 
   get(config: RoleConfig, apiKey: string): Endpoint {
     const key = `${config.base_url}\u0000${apiKey}`;
@@ -109,7 +123,11 @@ export class EndpointPool {
         if (retry > 0) retries.set(callKey(headers['x-cove-role'], headers['x-cove-task-id']), retry);
         // the timeout runs from when the request leaves the queue: waiting for a requests_per_minute slot is
         // not the endpoint being slow, and must not use up retries
-        return queue.add(() => fetchWithin(url, init, config.timeout_ms)) as Promise<Response>;
+        const gate = this.#gate;
+        const send = () => fetchWithin(url, init, config.timeout_ms);
+        return queue.add(() =>
+          gate === undefined ? send() : gate.run(config.base_url, config, send),
+        ) as Promise<Response>;
       };
       endpoint = {
         client: new (openAi())({

@@ -61,6 +61,26 @@ export interface GenerateJob {
   readonly onWarning?: (message: string) => void;
   /** Aborting it stops starting episodes and aborts the ones under way (their model calls); nothing half-done is written. */
   readonly signal?: AbortSignal;
+  /**
+   * Runs one episode: {@link runTaskEpisode} in this process by default; the distributed coordinator
+   * (docs/distributed.md) runs it on a worker through the queue. It may throw {@link EpisodeNotRunError} for an
+   * episode that could not be run (it is left out and run again by the next invocation).
+   */
+  readonly runEpisode?: EpisodeExecutor;
+}
+
+/** Runs one episode of (task, trial, attempt) and returns its trajectory record. */
+export type EpisodeExecutor = (
+  context: RunContext,
+  task: IndexedTask,
+  trial: number,
+  attempt: number,
+  signal?: AbortSignal,
+) => Promise<TrajectoryRecord>;
+
+/** An episode that could not be run (e.g. its queue job failed on every try): skipped, reported, not recorded. */
+export class EpisodeNotRunError extends Error {
+  override readonly name = 'EpisodeNotRunError';
 }
 
 /** What a run did. */
@@ -73,6 +93,8 @@ export interface GenerateResult {
   readonly newInfrastructureErrors: number;
   /** No more episodes were started: the first {@link GIVE_UP_AFTER} new ones all failed on the infrastructure. */
   readonly stoppedEarly: boolean;
+  /** Episodes the executor could not run ({@link EpisodeNotRunError}): not recorded; a rerun tries them again. */
+  readonly notRun: number;
 }
 
 /**
@@ -145,9 +167,11 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   let gaveUp = false;
   let passed = records.filter(keptForSft).length;
   let superseded = loaded.duplicates + loaded.corrupt.length;
+  let notRun = 0;
+  const execute = job.runEpisode ?? runTaskEpisode;
   const total = job.tasks.length;
   const keptTasks = new Set(records.filter(keptForSft).map((r) => r.task_index));
-  job.base.warm(Math.min(job.concurrency, total));
+  if (job.runEpisode === undefined) job.base.warm(Math.min(job.concurrency, total));
   // with a budget, episodes start only while it can pay for them (the meter is run-wide: earlier episodes count)
   const gate = new BudgetGate(
     job.meter ?? new UsageMeter(),
@@ -173,14 +197,20 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               if (!(await gate.admit())) break;
               try {
                 if (job.shouldStop?.() === true) break; // stopped while waiting for the budget
-                record = await runTaskEpisode(context, task, 0, attempt, job.signal);
+                record = await execute(context, task, 0, attempt, job.signal);
               } catch (e) {
                 if (e instanceof AbortedError) break; // aborted mid-episode: nothing is written
+                if (e instanceof EpisodeNotRunError) {
+                  notRun++;
+                  job.onWarning?.(e.message);
+                  break;
+                }
                 throw e;
               } finally {
                 gate.finish(record?.usage);
               }
-              job.meter?.counted(record.id);
+              if (job.runEpisode === undefined) job.meter?.counted(record.id);
+              else job.meter?.absorb(record.id, record.usage); // its model calls were made elsewhere
               log.append(record);
               if (replaces) {
                 records.splice(
@@ -245,6 +275,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     truncatedBytes: loaded.truncatedBytes,
     newInfrastructureErrors,
     stoppedEarly: gaveUp,
+    notRun,
   };
 }
 

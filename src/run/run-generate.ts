@@ -3,7 +3,7 @@ import type { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/episode-session.js';
 import type { RoleFactory } from './episode-runner.js';
-import { generate } from './generate.js';
+import { type EpisodeExecutor, generate } from './generate.js';
 import { checkRunFolder, runPaths } from './run-folder.js';
 import { checkRunFolderWritable, runIdOf } from './run-identity.js';
 import { lockRunFolder } from './run-lock.js';
@@ -48,6 +48,8 @@ export interface GenerateRunOptions {
   readonly signal?: AbortSignal;
   readonly startPhase?: (phase: 'tasks' | 'episodes', total: number) => PhaseProgress;
   readonly onWarning?: (message: string) => void;
+  /** Runs one episode elsewhere (the distributed coordinator, docs/distributed.md); default: in this process. */
+  readonly runEpisode?: EpisodeExecutor;
 }
 
 /** What a run did. */
@@ -59,6 +61,8 @@ export interface GenerateRunResult {
   readonly newInfrastructureErrors: number;
   /** The run stopped starting episodes because every new one failed on the infrastructure ({@link generate}). */
   readonly stoppedEarly: boolean;
+  /** Episodes the executor could not run (their queue jobs failed on every try); a rerun tries them again. */
+  readonly notRun: number;
   /** Tasks the last pass ran. */
   readonly taskCount: number;
 }
@@ -91,6 +95,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
   let newEpisodes = 0;
   let newInfrastructureErrors = 0;
   let stoppedEarly = false;
+  let notRun = 0;
   let taskCount = 0;
   let summary: RunSummary | undefined;
   for (;;) {
@@ -130,6 +135,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
       ...(options.meter === undefined ? {} : { meter: options.meter }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+      ...(options.runEpisode === undefined ? {} : { runEpisode: options.runEpisode }),
     });
     progress.stop((stopped() || result.stoppedEarly) && doneTasks < tasks.length ? 'stopped' : undefined);
     if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now
@@ -138,6 +144,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
     newEpisodes += result.newEpisodes;
     newInfrastructureErrors += result.newInfrastructureErrors;
     stoppedEarly ||= result.stoppedEarly;
+    notRun += result.notRun;
     const passed = result.summary.sft_trajectories;
     if (targetSft === undefined || passed >= targetSft || stopped() || stoppedEarly) break;
     if (!source.open || tasks.length < count || count >= 50 * targetSft || count >= MAX_RUN_TASKS) break;
@@ -150,6 +157,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
     newEpisodes,
     newInfrastructureErrors,
     stoppedEarly,
+    notRun,
     taskCount,
   };
 }

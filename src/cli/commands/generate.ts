@@ -4,8 +4,9 @@ import { ConfigError } from '../../core/errors.js';
 import { agentContext, type TextSetting } from '../../domains/agent-context.js';
 import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
+import { runDistributed } from '../../queue/coordinator.js';
 import { createRoleFactory } from '../../run/roles.js';
-import { runGenerate } from '../../run/run-generate.js';
+import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
@@ -35,6 +36,9 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   maxSteps: string;
   maxErrors: string;
   quiet?: boolean;
+  queue?: string;
+  store?: string;
+  queuePrefix: string;
 }
 
 const TAU2_TASKS_NEED_MODELS = (file: string) =>
@@ -85,7 +89,10 @@ export function registerGenerate(program: Command): void {
     .option('--tau2-data <dir>', 'τ² data directory (for --text tau2)')
     .option('--max-steps <n>', 'steps before an episode ends with max_steps', '200')
     .option('--max-errors <n>', 'tool errors before an episode ends with too_many_errors', '10')
-    .option('--quiet', 'no progress output');
+    .option('--quiet', 'no progress output')
+    .option('--queue <url>', 'run the episodes on `cove worker`s through this Redis (redis://host:port)')
+    .option('--store <url>', 'with --queue: workers store records in this PostgreSQL (postgres://…)')
+    .option('--queue-prefix <name>', 'with --queue: key prefix of the queues and the run registry', 'cove');
   withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
     const domain = chooseDomain(
       flags.domain,
@@ -105,6 +112,9 @@ export function registerGenerate(program: Command): void {
           `${ignored.map((o) => `--${o}`).join(', ')} cannot be used with --tasks: the tasks in ${flags.tasks} are already made (their settings are in each task's cove block)`,
         );
       }
+    }
+    if (flags.store !== undefined && flags.queue === undefined) {
+      throw new ConfigError('--store needs --queue: only distributed runs keep their records in PostgreSQL');
     }
     prepareOutputDir('--out', resolve(flags.out));
     if (flags.text !== 'cove' && flags.text !== 'tau2')
@@ -202,7 +212,7 @@ export function registerGenerate(program: Command): void {
       agent: factory.agentName,
       user: factory.userName,
     };
-    const result = await runGenerate({
+    const runOptions: GenerateRunOptions = {
       domain,
       source,
       out,
@@ -221,9 +231,31 @@ export function registerGenerate(program: Command): void {
       meter: roles.meter,
       shouldStop: () => interrupted || roles.meter.exhausted(),
       startPhase: (phase, total) => startProgress(phase, total, { quiet }),
-      onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
-    });
-    const { resumed, newEpisodes, newInfrastructureErrors, stoppedEarly, taskCount } = result;
+      onWarning: (message: string) => process.stderr.write(`warning: ${message}\n`),
+    };
+    const result =
+      flags.queue === undefined
+        ? await runGenerate(runOptions)
+        : await runDistributed(runOptions, {
+            queueUrl: flags.queue,
+            ...(flags.store === undefined ? {} : { storeUrl: flags.store }),
+            prefix: flags.queuePrefix,
+            roles: roles.choice,
+            userGuidelines,
+            prices: roles.config.prices,
+            onRegistered: (id) =>
+              process.stderr.write(
+                `run ${id} registered on the queue: start \`cove worker --queue …\` anywhere; progress: cove runs status --run ${id}\n`,
+              ),
+          });
+    const {
+      resumed,
+      newEpisodes,
+      newInfrastructureErrors,
+      stoppedEarly,
+      taskCount,
+      notRun: failedJobs,
+    } = result;
     if (result.summary === undefined) {
       process.removeListener('SIGINT', onSignal);
       source.loaded.base.close();
@@ -273,7 +305,13 @@ export function registerGenerate(program: Command): void {
         `incomplete: stopped with ${notRun} of ${taskCount} task(s) not run; run the same command again to continue: ${again}\n`,
       );
     }
+    if (failedJobs > 0) {
+      process.stderr.write(
+        `incomplete: ${failedJobs} episode job(s) failed on every try (see the warnings above); run the same command again to retry them: ${again}\n`,
+      );
+    }
     if (interrupted) process.exitCode = 130;
+    else if (failedJobs > 0) process.exitCode = 1;
     // nothing but infrastructure failures: the endpoint is down or misconfigured, not a finished run
     else if (newEpisodes > 0 && newInfrastructureErrors === newEpisodes) process.exitCode = 1;
   });
