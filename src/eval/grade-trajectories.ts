@@ -1,10 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import { JsonSyntaxError, parsePyJson } from '../core/py-json-parse.js';
 import { type PyValue, toPyValue } from '../core/py-value.js';
 import { loadDbFile, readJsonFile } from '../domains/load-db.js';
 import { getDomain } from '../domains/registry.js';
+import { firstInvalidUtf8, MAX_JSON_DEPTH } from '../io/read-input.js';
+import { jsonNestingExceeds, readJsonlLines } from '../io/read-jsonl.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
 import type { RunTask } from '../tasks/task.js';
 import { resolveTau2DomainDir } from '../tau2/data-dir.js';
@@ -54,16 +57,31 @@ export function gradeTrajectoriesFile(
   options: GradeFileOptions = {},
 ): GradedFile & { skipped: number } {
   const byId = new Map<string, TrajectoryRecord>();
-  const text = readFileSync(file, 'utf8');
-  const rows = text.split('\n');
-  rows.forEach((line, i) => {
-    if (line.trim() === '') return;
+  // a line at a time, with the input checks (UTF-8, depth, a bound per line); bytes after the last newline are a
+  // torn last line, ignored as generate treats it
+  readJsonlLines(file, ({ line, offset, bytes }) => {
+    if (!isUtf8(bytes)) {
+      const at = offset + firstInvalidUtf8(bytes);
+      throw new InputFileError(
+        file,
+        `line ${line} (byte ${at})`,
+        'not valid UTF-8; the line is damaged: remove it',
+      );
+    }
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return;
+    if (jsonNestingExceeds(text)) {
+      throw new InputFileError(
+        file,
+        `line ${line}`,
+        `nests deeper than ${MAX_JSON_DEPTH} levels; the line is damaged`,
+      );
+    }
     try {
-      const r = JSON.parse(line) as TrajectoryRecord;
+      const r = JSON.parse(text) as TrajectoryRecord;
       byId.set(r.id, r);
     } catch (e) {
-      if (i === rows.length - 1) return; // a torn last line, as generate treats it
-      throw new InputFileError(file, `line ${i + 1}`, `not JSON (${(e as Error).message})`);
+      throw new InputFileError(file, `line ${line}`, `not JSON (${(e as Error).message})`);
     }
   });
   const records = [...byId.values()];

@@ -3,6 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import { formatIssuePath } from '../core/schema-helpers.js';
+import { MAX_JSON_DEPTH } from '../io/read-input.js';
+import { jsonNestingExceeds } from '../io/read-jsonl.js';
 import { readTau2Results, type Tau2Results, type Tau2Simulation } from '../tau2/results-file.js';
 import { fileLines } from './lines.js';
 import { type DropReason, dropReason, type ExportRecord, type SelectOptions } from './select.js';
@@ -84,6 +86,13 @@ export function parseRecordLine(file: string, line: number, text: string, check 
     throw new InputFileError(file, `line ${line}`, `not JSON (${(e as Error).message})`);
   }
   if (!check) return value as ExportRecord;
+  if (jsonNestingExceeds(text)) {
+    throw new InputFileError(
+      file,
+      `line ${line}`,
+      `lists and objects nest deeper than ${MAX_JSON_DEPTH} levels, the most cove reads; the line is damaged: remove it`,
+    );
+  }
   const result = recordSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];

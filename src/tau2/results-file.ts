@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import { createWriteStream, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import { InputFileError } from '../core/errors.js';
 import { parseWith } from '../core/schema-helpers.js';
+import { readInputText } from '../io/read-input.js';
 
 /**
  * τ²'s results file (`Results` in τ²'s `src/tau2/data_model/simulation.py`, saved by `Results.save` as one JSON
@@ -215,12 +216,8 @@ export type Tau2Results = z.output<typeof tau2ResultsSchema>;
  *   (e.g. `$.simulations[3].messages[5].tool_calls[0].arguments`).
  */
 export function readTau2Results(file: string): Tau2Results {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputFileError(file, '$', `cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
+  // bounded in size, UTF-8 checked (bytes that are not UTF-8 are an error naming the offset, never replaced)
+  const text = readInputText(file, { what: 'τ² results file' });
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BadInputCase, checkBadInput, copyInto } from '../helpers/bad-input.js';
-import { runCoveAsync } from '../helpers/cli.js';
+import { REPO, runCoveAsync } from '../helpers/cli.js';
 import { UNPRIVILEGED } from '../helpers/unprivileged.js';
 
 /**
@@ -49,6 +49,18 @@ const withRun =
     edit(copyInto(dir, RUN, 'run'));
   };
 const id = () => (JSON.parse(readFileSync(join(RUN, 'summary.json'), 'utf8')) as { run: string }).run;
+
+/** A small real τ² results file (GPT-4.1-mini, Retail). */
+const TAU2_RESULTS = join(
+  REPO,
+  '../shared/tau2/results/retail__gpt-4.1-mini__user-gpt-4.1-mini__1sim__pr170.json',
+);
+/** Replaces the first byte of the agent's greeting ("Hi!") with 0xff, a byte that is never UTF-8. */
+const damageByte = (file: string): void => {
+  const bytes = readFileSync(file);
+  bytes[bytes.indexOf('Hi!')] = 0xff;
+  writeFileSync(file, bytes);
+};
 
 const cases: BadInputCase[] = [
   {
@@ -209,6 +221,33 @@ const cases: BadInputCase[] = [
     what: 'is longer than 64 MB, the most cove reads in one line',
     where: /trajectories\.jsonl: line 3 \(byte \d+\)/,
     todo: 'remove it from the file, or use another folder',
+  },
+  {
+    name: 'export of a trajectories.jsonl holding a byte that is not UTF-8 (refused, not copied into the data)',
+    setup: withRun((run) => damageByte(join(run, 'trajectories.jsonl'))),
+    args: () => ['export', '--in', 'run', '--format', 'openai', '--out', 'out'],
+    what: 'not valid UTF-8 (byte 0xff)',
+    where: /trajectories\.jsonl: line 1 \(byte \d+\)/,
+    todo: 'remove it',
+  },
+  {
+    name: 'grade of a trajectories.jsonl holding a byte that is not UTF-8',
+    setup: withRun((run) => damageByte(join(run, 'trajectories.jsonl'))),
+    args: () => ['grade', 'run/trajectories.jsonl'],
+    what: 'not valid UTF-8',
+    where: /trajectories\.jsonl: line 1 \(byte \d+\)/,
+    todo: 'remove it',
+  },
+  {
+    name: 'a τ² results file holding a byte that is not UTF-8, given to export',
+    setup: (dir) => {
+      copyInto(dir, TAU2_RESULTS, 'results.json');
+      damageByte(join(dir, 'results.json'));
+    },
+    args: () => ['export', '--in', 'results.json', '--format', 'openai', '--out', 'out'],
+    what: 'not valid UTF-8 (byte 0xff)',
+    where: /results\.json: byte \d+ \(line \d+\)/,
+    todo: 'save the file as UTF-8',
   },
   {
     name: 'generate --out is a file',
