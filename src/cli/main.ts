@@ -1,18 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, CoveError, InputFileError } from '../core/errors.js';
 import { COVE_VERSION } from '../version.js';
-import { registerEval } from './commands/eval.js';
-import { registerExport } from './commands/export.js';
-import { registerGenerate } from './commands/generate.js';
-import { registerGrade } from './commands/grade.js';
-import { registerMockLlm } from './commands/mock-llm.js';
-import { registerReplay } from './commands/replay.js';
-import { registerRuns } from './commands/runs.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerServe } from './commands/serve.js';
-import { registerTasks } from './commands/tasks.js';
-import { registerView } from './commands/view.js';
-import { registerWorker } from './commands/worker.js';
 
 /** Exit codes: 0 ok, 1 run failed, 2 usage, config or input error. */
 const program = new Command('cove')
@@ -21,18 +9,31 @@ const program = new Command('cove')
   .showHelpAfterError()
   .exitOverride();
 
-registerEval(program);
-registerExport(program);
-registerGenerate(program);
-registerGrade(program);
-registerMockLlm(program);
-registerReplay(program);
-registerRuns(program);
-registerSandbox(program);
-registerServe(program);
-registerTasks(program);
-registerView(program);
-registerWorker(program);
+/**
+ * The commands, each loaded only when needed: a command's module imports everything its action uses (SQL
+ * domains, the OpenAI SDK, hono, BullMQ…), so `cove replay` loads replay's graph, not all twelve. `cove --help`, `cove
+ * help …` and an unknown command load them all (commander lists and suggests from what is registered).
+ */
+const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
+  eval: async () => (await import('./commands/eval.js')).registerEval,
+  export: async () => (await import('./commands/export.js')).registerExport,
+  generate: async () => (await import('./commands/generate.js')).registerGenerate,
+  grade: async () => (await import('./commands/grade.js')).registerGrade,
+  'mock-llm': async () => (await import('./commands/mock-llm.js')).registerMockLlm,
+  replay: async () => (await import('./commands/replay.js')).registerReplay,
+  runs: async () => (await import('./commands/runs.js')).registerRuns,
+  sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
+  serve: async () => (await import('./commands/serve.js')).registerServe,
+  tasks: async () => (await import('./commands/tasks.js')).registerTasks,
+  view: async () => (await import('./commands/view.js')).registerView,
+  worker: async () => (await import('./commands/worker.js')).registerWorker,
+};
+
+/** The command named on the command line, when it is one of ours (the first argument that is not a flag). */
+function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv[2];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? first : undefined;
+}
 
 // `cove replay … | head` closes stdout early: stop quietly
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -59,6 +60,11 @@ try {
     throw new ConfigError(
       `'${bracketed}': square brackets in the README's usage lines mark optional flags; type the flag without them (e.g. --users 500)`,
     );
+  }
+  const named = commandOf(process.argv);
+  for (const name of named === undefined ? Object.keys(COMMANDS) : [named]) {
+    const register = await (COMMANDS[name] as () => Promise<(program: Command) => void>)();
+    register(program);
   }
   await program.parseAsync(process.argv);
 } catch (e) {
