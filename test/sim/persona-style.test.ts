@@ -28,5 +28,8 @@ describe('persona style', () => {
     expect(isAffirmative('Looks good.')).toBe(true);
     expect(isAffirmative('Actually, I would rather use my PayPal account instead.')).toBe(false);
     expect(isAffirmative("No, that's not what I asked for.")).toBe(false);
+    expect(
+      isAffirmative('Phew, okay. Wait, on second thought, the reason should be "ordered by mistake".'),
+    ).toBe(false);
   });
 });

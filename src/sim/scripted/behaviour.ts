@@ -30,7 +30,7 @@ const OPENERS: Record<Persona, readonly string[]> = {
     'Oh, right.',
     'Um, let me think.',
     'Okay, I think so.',
-    '[Wait|Hang on], let me [check|see].',
+    'Hang on, let me [check|see].',
   ],
   formal: [
     'Thank you.',

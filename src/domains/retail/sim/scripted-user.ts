@@ -184,7 +184,11 @@ export class RetailScriptedUser extends ScriptedUser {
     if (text.includes('transferred to a human')) return R.transferred();
     if (request === undefined && !this.#sidePending) return this.#stop();
     if (this.turns === 1) return this.#open();
-    if (!this.#identified && /(e-?mail|zip|identity|verify|authenticat|account)/.test(text)) {
+    const asksIdentity = /(e-?mail|zip)/.test(lastQuestion(agent));
+    if (
+      (!this.#identified && /(e-?mail|zip|identity|verify|authenticat|account)/.test(text)) ||
+      asksIdentity
+    ) {
       if (this.#wrongGiven && NOT_FOUND.test(text))
         return this.styled(R.correctIdentity(this.rng, this.#identity()));
       const forgot = this.behaviour.knowledge.some((k) => k.kind === 'no_email');
@@ -195,6 +199,7 @@ export class RetailScriptedUser extends ScriptedUser {
       return this.#continue((next) => R.afterSide(this.rng, next));
     }
     if (request === undefined) return this.#stop();
+    if (text.includes('tell me again')) this.#confirmed = false;
     if (GAVE_UP.test(text)) return this.#advance(R.acceptRefusal(this.rng));
     const isWrite = request.kind !== 'information' && request.kind !== 'refusal';
     if (isWrite && !this.#confirmed && PROPOSAL.test(text)) return this.#onProposal(request, text);
@@ -252,6 +257,7 @@ export class RetailScriptedUser extends ScriptedUser {
           final,
           decoy.field === 'payment' ? 'payment' : 'reason',
         ),
+        true,
       );
     }
     if (proposalMatches(request, text)) {

@@ -18,7 +18,8 @@ import type { AddressView } from './views.js';
 /** Options as "color blue, size M"; with an Rng, sometimes "blue color, M size", "color: blue" or just "blue, M". */
 function optionText(options: Readonly<Record<string, string>>, rng?: Rng): string {
   const entries = Object.entries(options);
-  const style = rng === undefined ? 0 : rng.int(0, 3);
+  const bare = entries.every(([, v]) => !/^(yes|no|none|true|false)$/i.test(v));
+  const style = rng === undefined ? 0 : rng.int(0, bare ? 3 : 2);
   return entries
     .map(([k, v]) => (style === 1 ? `${v} ${k}` : style === 2 ? `${k}: ${v}` : style === 3 ? v : `${k} ${v}`))
     .join(', ');
@@ -95,7 +96,7 @@ export function variantText(ref: VariantRef, rng?: Rng): string {
     `one with ${opts} instead`,
     `the ${name} in ${opts}`,
     `the version with ${opts}`,
-    `a ${name} with ${opts}`,
+    `${article(name)} with ${opts}`,
     `the same model with ${opts}`,
   ]);
 }
