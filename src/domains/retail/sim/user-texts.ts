@@ -1,4 +1,5 @@
 import type { Rng } from '../../../core/rng.js';
+import { type Slots, say } from '../../../sim/scripted/grammar.js';
 import {
   addressRefText,
   countedList,
@@ -6,97 +7,299 @@ import {
   listText,
   orderText,
   paymentText,
-  userText,
   variantText,
 } from '../synthesis/phrases.js';
-import type { UserRef } from '../synthesis/references.js';
 import type { RetailRequest } from '../synthesis/requests.js';
 
-/** What the scripted customer says, first person, cove's own phrasing, several variants per situation. */
+/**
+ * What the scripted customer says (docs/conversations.md): paraphrase-grammar templates per situation, first
+ * person, cove's own phrasing. The reference phrases (orders by their items, payment methods, addresses) keep
+ * their exact words; everything around them varies. Every way of asking for a request carries its intent word
+ * (cancel, return, exchange, change, address, pay, balance, how much), which the oracle agent listens for.
+ */
 
-/** A request as the customer asks for it. */
-export function askFor(rng: Rng, r: RetailRequest): string {
+/** What the customer currently says for the references of a request (overrides for decoys and vague mentions). */
+export interface Wording {
+  readonly order?: string;
+  readonly payment?: string;
+  readonly reason?: string;
+  readonly items?: string;
+}
+
+function swapsText(
+  r: Extract<
+    RetailRequest,
+    {
+      kind:
+        | 'refusal'
+        | 'return_delivered_order_items'
+        | 'exchange_delivered_order_items'
+        | 'modify_pending_order_items';
+    }
+  >,
+  w: Wording,
+  rng: Rng,
+): string {
+  if (w.items !== undefined) return w.items;
+  if (r.kind === 'refusal')
+    return countedList(
+      r.items ?? [],
+      (x) => itemText(x, rng),
+      (x) => itemText(x),
+    );
+  if (r.kind === 'return_delivered_order_items')
+    return countedList(
+      r.items,
+      (x) => itemText(x, rng),
+      (x) => itemText(x),
+    );
+  return listText(r.items.map((s) => `${itemText(s.item, rng)} for ${variantText(s.replacement, rng)}`));
+}
+
+/** A request stated in full (with the wording overrides). */
+export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
+  const order = () => w.order ?? ('order' in r ? orderText(rng, r.order) : '');
+  const pay = () => w.payment ?? ('payment' in r ? paymentText(r.payment, rng) : '');
+  const slots = (): Slots => ({ order: order(), pay: pay() });
   switch (r.kind) {
     case 'cancel_pending_order':
-      return rng.pick([
-        `I'd like to cancel ${orderText(rng, r.order)}. It's ${r.reason}.`,
-        `Can you cancel ${orderText(rng, r.order)} for me? Reason: ${r.reason}.`,
-      ]);
+      return say(
+        rng,
+        [
+          "[I'd like to|I want to|I need to|Please|I would like to|Could you] cancel {order}[ for me|][.|, please.] [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
+          'Can you cancel {order} for me? [It was {reason}.|Reason: {reason}.|I want it cancelled as {reason}.]',
+          '{order}, I need to cancel it[, please|]: {reason}.',
+        ],
+        { ...slots(), reason: w.reason ?? r.reason },
+      );
     case 'modify_pending_order_address':
-      return rng.pick([
-        `Could you ship ${orderText(rng, r.order)} to ${addressRefText(r.address)} instead?`,
-        `I need to change the delivery address of ${orderText(rng, r.order)} to ${addressRefText(r.address)}.`,
-      ]);
+      return say(
+        rng,
+        [
+          '[Could|Can] you [ship|send|deliver] {order} to {addr} instead?',
+          'I [need|want|would like] to change the [delivery|shipping] address [of|for|on] {order}[ to| so it goes to] {addr}.',
+          '[Hi, |]{order} should go to a different address: {addr}.',
+        ],
+        { ...slots(), addr: addressRefText(r.address) },
+      );
     case 'modify_pending_order_payment':
-      return rng.pick([
-        `I'd like to pay for ${orderText(rng, r.order)} with ${paymentText(r.payment)} instead.`,
-        `Can you switch the payment of ${orderText(rng, r.order)} to ${paymentText(r.payment)}?`,
-      ]);
+      return say(
+        rng,
+        [
+          "I'd [like|prefer] to pay for {order} with {pay} instead[ of what I used|].",
+          '[Can|Could] you [switch|move] the payment [of|for] {order} [to|over to] {pay}?',
+          'I want to change how I pay for {order}: please use {pay}.',
+        ],
+        slots(),
+      );
     case 'modify_pending_order_items':
     case 'exchange_delivered_order_items': {
-      const swaps = listText(r.items.map((s) => `${itemText(s.item)} for ${variantText(s.replacement)}`));
       const verb = r.kind === 'exchange_delivered_order_items' ? 'exchange' : 'change';
-      return rng.pick([
-        `In ${orderText(rng, r.order)} I want to ${verb} ${swaps}. Please use ${paymentText(r.payment)} for any price difference.`,
-        `I'd like to ${verb} ${swaps} in ${orderText(rng, r.order)}, with ${paymentText(r.payment)} for the difference.`,
-      ]);
+      return say(
+        rng,
+        [
+          'In {order} I [want|would like|need] to {verb} {swaps}. [Please use|Put|Charge] {pay} for [any|the] price difference.',
+          "I'd like to {verb} {swaps} [in|from] {order}, with {pay} [for|covering] the difference.",
+          '[About|Regarding] {order}: [can you|could you] {verb} {swaps}? {pay} [for any difference|can cover the difference].',
+        ],
+        { ...slots(), verb, swaps: swapsText(r, w, rng) },
+      );
     }
     case 'modify_user_address':
-      return rng.pick([
-        `I've moved. Please update the default address on my account to ${addressRefText(r.address)}.`,
-        `Can you change my profile address to ${addressRefText(r.address)}?`,
-      ]);
+      return say(
+        rng,
+        [
+          "I've moved. [Please update|Can you update] the default address on my account to {addr}?",
+          'Can you change my profile address to {addr}?',
+          'My address [has changed|is different now]; please set it to {addr}.',
+        ],
+        { addr: addressRefText(r.address) },
+      );
     case 'return_delivered_order_items':
-      return rng.pick([
-        `I want to return ${countedList(r.items, itemText)} from ${orderText(rng, r.order)}. Please refund ${paymentText(r.payment)}.`,
-        `I'd like to send back ${countedList(r.items, itemText)} from ${orderText(rng, r.order)}, with the refund going to ${paymentText(r.payment)}.`,
-      ]);
+      return say(
+        rng,
+        [
+          'I [want|need|would like] to return {items} from {order}. [Please refund|The refund should go to|Refund it to|Put the money back on] {pay}.',
+          "I'd like to [send back|return] {items} [from|that came in] {order}, with the [refund|money] going [to|back to] {pay}.",
+          '[I need to|Can I] return {items} from {order}? {pay} for the refund[, please|].',
+        ],
+        { ...slots(), items: swapsText(r, w, rng) },
+      );
     case 'information':
       return r.topic === 'order_total'
-        ? rng.pick([
-            `How much did I pay for ${orderText(rng, r.order)}?`,
-            `What was the total charge for ${orderText(rng, r.order)}?`,
-          ])
-        : rng.pick([
-            `What's the balance on ${paymentText(r.payment)}?`,
-            `How much is left on ${paymentText(r.payment)}?`,
-          ]);
-    case 'refusal':
+        ? say(
+            rng,
+            [
+              'How much did I pay for {order}?',
+              'What was the total charged for {order}?',
+              "[I'm doing my budget|I'm checking my statement] and want to know how much I paid for {order}.",
+            ],
+            slots(),
+          )
+        : say(
+            rng,
+            [
+              "What's the balance on {pay}?",
+              'How much is left on {pay}?',
+              'Could you check the balance of {pay} for me?',
+            ],
+            slots(),
+          );
+    case 'refusal': {
+      const s = { ...slots(), items: swapsText(r, w, rng), reason: r.reason ?? 'no longer needed' };
       switch (r.action) {
         case 'cancel':
-          return `I'd like to cancel ${orderText(rng, r.order)}. It's ${r.reason ?? 'no longer needed'}.`;
+          return say(
+            rng,
+            ["I'd like to cancel {order}. It's {reason}.", 'Please cancel {order}; {reason}.'],
+            s,
+          );
         case 'return':
-          return `I want to return ${countedList(r.items ?? [], itemText)} from ${orderText(rng, r.order)}.`;
+          return say(
+            rng,
+            ['I want to return {items} from {order}.', 'Can I return {items} from {order}?'],
+            s,
+          );
         case 'exchange':
-          return `I'd like to exchange ${countedList(r.items ?? [], itemText)} from ${orderText(rng, r.order)} for another size or color.`;
+          return say(
+            rng,
+            [
+              "I'd like to exchange {items} from {order} for another size or color.",
+              'Can I exchange {items} from {order}? I need a different size or color.',
+            ],
+            s,
+          );
         case 'modify_address':
-          return `Can you send ${orderText(rng, r.order)} to a different address?`;
+          return say(
+            rng,
+            ['Can you send {order} to a different address?', 'I need {order} to go to another address.'],
+            s,
+          );
       }
+    }
   }
 }
 
-export function opening(rng: Rng, request: string, identity?: UserRef): string {
-  const hello = rng.pick(['Hi!', 'Hello.', 'Hi there.', 'Good morning.']);
-  return identity === undefined
-    ? `${hello} ${request}`
-    : `${hello} ${request} By the way, ${userText(identity)}.`;
+/** A request stated with only its intent (the agent must ask for the details). */
+export function partialStatement(rng: Rng, r: RetailRequest): string {
+  switch (r.kind) {
+    case 'cancel_pending_order':
+      return say(rng, [
+        'I [want|need|would like] to cancel [an order|one of my orders|something I ordered].',
+        '[Can you help me|I need help to|Could you help me] cancel [an order|a recent order]?',
+        'I [placed|made] an order [I no longer want|by mistake] and [want|need] to cancel it.',
+      ]);
+    case 'modify_pending_order_address':
+      return say(rng, [
+        'I [need|want] to change the [shipping|delivery] address on [an order|one of my orders].',
+        'One of my orders should [ship|go] to a different address.',
+        'Can I [change|update] the address an order [ships to|is delivered to]?',
+      ]);
+    case 'modify_pending_order_payment':
+      return say(rng, [
+        'I want to change how I pay for [an order|one of my orders].',
+        "I'd like to switch the payment method on [one of my orders|an order], so I pay differently.",
+        'Can I pay for [an order|a recent order] with a different [payment method|card]?',
+      ]);
+    case 'modify_pending_order_items':
+      return say(rng, [
+        'I want to change [something|an item] in an order that has [yet to ship|only just been placed].',
+        "I'd like to change [some items|a product|an option] in one of my orders.",
+        'Can I [change|swap] [an item|something] in an order before it ships?',
+      ]);
+    case 'exchange_delivered_order_items':
+      return say(rng, [
+        'I [want|need] to exchange [something|an item] I received.',
+        "I'd like to exchange [a product|something] from one of my orders.",
+        'Something I [got|received] [is the wrong size|needs a different option]; can I exchange it?',
+      ]);
+    case 'modify_user_address':
+      return say(rng, [
+        'I [need|want] to update my address.',
+        'My address [changed|is different now][, I moved|].',
+        'Can you update the address [on my account|in my profile]?',
+      ]);
+    case 'return_delivered_order_items':
+      return say(rng, [
+        'I [want|need] to return [some items|something|a couple of things][ I bought|].',
+        "I'd like to return [a few things|something|an item] from [an order|one of my orders].",
+        '[Can I|How do I] return [something|a purchase|an item I received]?',
+      ]);
+    case 'information':
+      return r.topic === 'order_total'
+        ? say(rng, [
+            'I want to know how much I paid for one of my orders.',
+            'How much was I charged for an order?',
+            "[I'm|I am] [checking my statement|doing my budget]: what was the total [paid|charged] for one of my orders?",
+          ])
+        : say(rng, [
+            'I want to check the balance [on|of] my gift card.',
+            'How much is left on my gift card?',
+            'Could you tell me my gift card balance?',
+          ]);
+    case 'refusal':
+      return statement(rng, r);
+  }
 }
 
-export function identify(rng: Rng, user: UserRef): string {
-  return rng.pick([
-    `Sure, ${userText(user)}.`,
-    `Of course. ${userText(user)[0]?.toUpperCase()}${userText(user).slice(1)}.`,
+/** The opening message. */
+export function opening(rng: Rng, core: string, identity?: string): string {
+  const hello = say(rng, [
+    'Hi!',
+    'Hello.',
+    'Hi there.',
+    'Good morning.',
+    'Hey.',
+    'Good afternoon.',
+    '',
+    'Hello!',
   ]);
+  const base = hello === '' ? core : `${hello} ${core}`;
+  return identity === undefined
+    ? base
+    : `${base} ${say(rng, ['By the way, {id}.', '{id}, if you need it.', 'For my account: {id}.'], { id: identity })}`;
 }
 
-export const YES = ['Yes, please go ahead.', 'Yes, that is right.', 'Yes, please.'];
-export const THANKS_NEXT = [
-  'Thanks! There is one more thing.',
-  'Great, thank you. I also have another request.',
-  'Perfect. One more thing:',
-];
-export const ACCEPT_REFUSAL = ['I see, that is a pity, but I understand.', 'Oh, okay. I understand.'];
-export const STOP = [
-  "That's everything, thank you! ###STOP###",
-  'Great, that is all I needed. Thanks for your help. ###STOP###',
-];
+/** A product the request is about (lower-cased), when the customer knows one by name. */
+function productOf(r: RetailRequest): string | undefined {
+  if ('items' in r && r.items !== undefined) {
+    for (const x of r.items) {
+      const ref = 'replacement' in x ? x.item : x;
+      if (ref.strategy !== 'id') return ref.product_name.toLowerCase();
+    }
+  }
+  if ('order' in r && r.order.strategy === 'items') return r.order.items[0]?.product_name.toLowerCase();
+  return undefined;
+}
+
+/** What a yes to the proposal of `r` is about ("the return of the desk lamp", "the address change"). */
+export function subjectOf(rng: Rng, r: RetailRequest): string {
+  const p = productOf(r);
+  const thing = p === undefined ? 'the order' : `the ${p}`;
+  const pick = (xs: string[]) => say(rng, xs, { t: thing }).replace(/^./, (c) => c.toLowerCase());
+  switch (r.kind) {
+    case 'cancel_pending_order':
+      return pick(['the cancellation', 'cancelling it', 'cancelling the order with {t}']);
+    case 'modify_pending_order_address':
+      return pick(['the new address', 'the address change', 'shipping it there']);
+    case 'modify_pending_order_payment':
+      return pick(['the payment change', 'switching the payment', 'that payment method']);
+    case 'modify_pending_order_items':
+      return pick(['the change', 'swapping {t}', 'the new {t}'.replace('the the', 'the')]);
+    case 'exchange_delivered_order_items':
+      return pick(['the exchange', 'exchanging {t}', 'the exchange of {t}']);
+    case 'return_delivered_order_items':
+      return pick(['the return', 'returning {t}', 'the refund', 'the return of {t}']);
+    case 'modify_user_address':
+      return pick(['the address update', 'updating my address', 'the new address']);
+    default:
+      return 'it';
+  }
+}
+
+/** What the conversation was about, for the last message. */
+export function topicOf(r: RetailRequest | undefined): string {
+  if (r === undefined) return 'everything';
+  const p = productOf(r);
+  return p === undefined ? (r.kind === 'modify_user_address' ? 'my address' : 'my order') : `the ${p}`;
+}
