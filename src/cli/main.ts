@@ -9,6 +9,7 @@ import { registerMockLlm } from './commands/mock-llm.js';
 import { registerReplay } from './commands/replay.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerServe } from './commands/serve.js';
+import { registerSynth } from './commands/synth.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerView } from './commands/view.js';
 
@@ -27,6 +28,7 @@ registerMockLlm(program);
 registerReplay(program);
 registerSandbox(program);
 registerServe(program);
+registerSynth(program);
 registerTasks(program);
 registerView(program);
 
