@@ -133,6 +133,37 @@ export function analyseTools(
   });
 }
 
+/** Each rule's condition is analysed like a template (as `SELECT CASE WHEN (<when>) …`) and may only use its tool's parameters. */
+function analyseRules(
+  spec: SqlSpec,
+  scratch: Database.Database,
+  tables: readonly TableInfo[],
+  templates: readonly SqlTemplate[],
+): void {
+  const allowed = new Set(tables.map((t) => t.name));
+  (spec.json.rules ?? []).forEach((rule, i) => {
+    const where = `$.rules[${i}].when`;
+    let params: readonly string[];
+    try {
+      const info = analyseStatement(scratch, `SELECT CASE WHEN (${rule.when}) THEN 1 ELSE 0 END`, allowed);
+      if (!info.readonly) throw new UnsafeStatementError('a rule condition may not write');
+      params = info.params;
+    } catch (e) {
+      if (e instanceof UnsafeStatementError)
+        throw new InputFileError(spec.file, where, `refused: ${e.message}`);
+      throw e;
+    }
+    const tool = templates.find((t) => t.json.name === rule.tool);
+    const unknown = params.filter((p) => !tool?.params.includes(p));
+    if (unknown.length > 0)
+      throw new InputFileError(
+        spec.file,
+        where,
+        `uses ${unknown.map((p) => `:${p}`).join(', ')}, not parameters of ${rule.tool}`,
+      );
+  });
+}
+
 /** The base of a loaded SQL domain: an in-memory copy of its database with change tracking. */
 export function sqlBase(domain: Domain, image: Buffer): EnvironmentBase {
   const sql = SqlConnection.open(image);
@@ -165,6 +196,7 @@ export function loadSqlDomain(file: string): SqlDomain {
     });
     const tables = wanted === undefined ? all : all.filter((t) => wanted.includes(t.name));
     const templates = analyseTools(spec, scratch, tables);
+    analyseRules(spec, scratch, tables, templates);
     const conn = SqlConnection.open(image);
     const collections = collectionsOf(conn).filter((c) => tables.some((t) => t.name === c.name));
     conn.close();
