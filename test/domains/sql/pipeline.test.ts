@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -167,4 +167,92 @@ describe('SQL domains end to end: synth tools → spec → tasks → gold replay
       base.close();
     }, 300_000);
   }
+});
+
+describe('SQL domains on data the six never showed', () => {
+  it('a database made here (the tiny library) and a DDL + rows spec go through synth tools → tasks → replay', async () => {
+    const { createLibraryDb } = await import('../../../src/testing/tiny-domain/index.js');
+    const db = join(dir, 'library.sqlite');
+    createLibraryDb(db, { seed: 9, members: 25 });
+    const spec = join(dir, 'library.json');
+    expect(runCove(['synth', 'tools', '--db', db, '--max-tools', '8', '--out', spec]).status).toBe(0);
+    const tools = JSON.parse(readFileSync(spec, 'utf8')).tools as { name: string }[];
+    expect(tools.length).toBeLessThanOrEqual(8);
+    const tasks = join(dir, 'library.tasks.json');
+    const made = runCove(['tasks', '--domain-spec', spec, '--n', '6', '--out', tasks]);
+    expect(made.status, made.stderr).toBe(0);
+    const replay = runCove(['replay', '--domain-spec', spec, '--tasks', tasks]);
+    expect(
+      replay.stdout
+        .trim()
+        .split('\n')
+        .flatMap((l) => JSON.parse(l).errors)
+        .includes(true),
+    ).toBe(false);
+
+    // the same domain from DDL + rows: the spec records itself as the database of its tasks
+    writeFileSync(
+      join(dir, 'lib.sql'),
+      'CREATE TABLE shelf (shelf_id INTEGER PRIMARY KEY, label TEXT NOT NULL, room TEXT NOT NULL);',
+    );
+    writeFileSync(
+      join(dir, 'lib.rows.json'),
+      JSON.stringify({
+        shelf: ['Atlas', 'Birch', 'Cedar', 'Dune', 'Ember'].map((label, i) => ({
+          shelf_id: i + 10,
+          label,
+          room: i % 2 ? 'north' : 'south',
+        })),
+      }),
+    );
+    const ddlSpec = join(dir, 'ddl.json');
+    writeFileSync(
+      ddlSpec,
+      JSON.stringify({
+        name: 'shelves',
+        database: { ddl: 'lib.sql', rows: 'lib.rows.json' },
+        policy: 'Help.',
+        tools: [
+          {
+            name: 'get_shelf',
+            description: 'A shelf.',
+            kind: 'read',
+            sql: 'SELECT * FROM shelf WHERE shelf_id = :shelf_id',
+            returns: 'row',
+          },
+          {
+            name: 'move_shelf',
+            description: 'Move a shelf.',
+            kind: 'write',
+            sql: [
+              'UPDATE shelf SET room = :room WHERE shelf_id = :shelf_id',
+              'SELECT * FROM shelf WHERE shelf_id = :shelf_id',
+            ],
+            returns: 'row',
+          },
+        ],
+      }),
+    );
+    const ddlTasks = join(dir, 'ddl.tasks.json');
+    const ddlMade = runCove(['tasks', '--domain-spec', ddlSpec, '--n', '4', '--k', '1', '--out', ddlTasks]);
+    expect(ddlMade.status, ddlMade.stderr).toBe(0);
+    const ddlReplay = runCove(['replay', '--domain-spec', ddlSpec, '--tasks', ddlTasks]);
+    expect(ddlReplay.status, ddlReplay.stderr).toBe(0);
+    expect(ddlReplay.stdout.trim().split('\n')).toHaveLength(4);
+  }, 300_000);
+
+  it('names an unknown table of --tables', () => {
+    const r = runCove([
+      'synth',
+      'tools',
+      '--db',
+      join(SHARED, 'sql', 'spider', 'flight_1', 'flight_1.sqlite'),
+      '--tables',
+      'flight,nope',
+      '--out',
+      join(dir, 'x.json'),
+    ]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("--tables: no table 'nope'");
+  });
 });
