@@ -244,6 +244,7 @@ export async function episodeRecord(
     invalid_tool_arguments: invalid,
     unknown_tool_calls: unknown,
     identical_call_run: identicalRun,
+    ...(outcome.enactedEvents === undefined ? {} : { enacted_events: [...outcome.enactedEvents] }),
     ...(failure === undefined ? {} : { failure }),
     benchmark_data: context.benchmarkData,
   };

@@ -1,4 +1,5 @@
 import type { DoNothingBaseline } from './baseline.js';
+import { type ConversationMetrics, conversationMetrics } from './conversation-metrics.js';
 import { keptForSft, type TrajectoryRecord } from './trajectory.js';
 
 /** Rewards of a run's episodes by evaluator (CoVe's score or τ²'s reward); `null` rewards are counted apart. */
@@ -62,6 +63,8 @@ export interface RunSummary {
   /** Tokens, cost and HTTP retries of the model calls of all episodes. */
   readonly usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number; retries: number };
   readonly benchmark_data: boolean;
+  /** How the graded episodes converse (issue 13's measures, docs/conversations.md "Measures"). */
+  readonly conversation: ConversationMetrics;
 }
 
 interface Stats {
@@ -204,5 +207,7 @@ export function summarize(
     unknown_tool_calls: allRecords.reduce((a, r) => a + (r.unknown_tool_calls ?? 0), 0),
     usage: { ...usage, cost_usd: Number(usage.cost_usd.toFixed(6)) },
     benchmark_data: records.some((r) => r.benchmark_data),
+    // sampled with a fixed seed, so the same episodes give the same measures whatever the run's seed
+    conversation: conversationMetrics(records),
   };
 }

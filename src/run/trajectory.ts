@@ -62,6 +62,9 @@ export interface TrajectoryRecord {
   /** The longest run of consecutive identical tool calls (name + canonical arguments); ≥ 5 never enters SFT,
    * also when the repeated-call guard was off (`--text tau2`). Absent in records made before cove counted it. */
   readonly identical_call_run?: number;
+  /** Behaviour events the scripted user enacted (`partial_info`, `change_of_mind`, …; docs/conversations.md);
+   * absent for model-played users. */
+  readonly enacted_events?: readonly string[];
   /** Why the episode did not pass, when it did not (failure attribution for summary.json). */
   readonly failure?: string;
   /** Whether the trajectory benefits from τ² benchmark data (DB from τ²'s files). */

@@ -62,6 +62,8 @@ export interface EpisodeOutcome {
   readonly usage: { readonly agent: Usage; readonly user: Usage };
   /** Token usage of each model-generated message, by its index in `messages` (scripted roles report none). */
   readonly messageUsage: readonly ({ readonly message_index: number } & Usage)[];
+  /** Behaviour events the user simulator enacted (scripted users only; docs/conversations.md). */
+  readonly enactedEvents?: readonly string[];
 }
 
 /** What one step returns: the messages it added (tool results, or the user's reply) and whether the episode ended. */
@@ -229,6 +231,7 @@ export class EpisodeSession {
       identicalCallRun: this.#longestRun,
       usage: { agent: this.#agentUsage, user: this.#userUsage },
       messageUsage: this.messageUsage,
+      ...(this.#user.enactedEvents === undefined ? {} : { enactedEvents: this.#user.enactedEvents() }),
     };
   }
 

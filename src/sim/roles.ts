@@ -40,4 +40,7 @@ export interface VisibleMessage {
 /** The user-simulator role. Implementations: the scripted user (per domain) and the LLM user. */
 export interface UserSimulator {
   respond(visible: readonly VisibleMessage[], signal?: AbortSignal): Promise<UserTurn>;
+  /** The behaviour events the user enacted so far (docs/conversations.md); scripted users report them, model
+   * users do not. */
+  enactedEvents?(): readonly string[];
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InputFileError } from '../core/errors.js';
 import { fromPyValue, type PyValue } from '../core/py-value.js';
 import { describeIssue, formatIssuePath } from '../core/schema-helpers.js';
+import type { Behaviour } from './behaviour.js';
 import type { Constraint } from './constraint.js';
 import type { Tau2Instructions } from './tau2-task.js';
 
@@ -49,13 +50,16 @@ export interface CoveBlock {
   readonly cove_version: string;
   /** How each reference was described: the user's strategy and, per constraint, `<reference>:<strategy>`. */
   readonly references: { readonly user: string; readonly constraints: readonly (readonly string[])[] };
+  /** How the user behaves: persona, knowledge profile and events (docs/conversations.md); absent in tasks made
+   * before cove drew it. */
+  readonly behaviour?: Behaviour;
 }
 
 /** A generated task: τ²'s task fields, loadable by τ², plus the `cove` block. */
 export interface CoveTask {
   readonly id: string;
   readonly description: { purpose: string; relevant_policies: null; notes: string };
-  readonly user_scenario: { persona: null; instructions: Tau2Instructions };
+  readonly user_scenario: { persona: string | null; instructions: Tau2Instructions };
   readonly initial_state: null;
   readonly evaluation_criteria: {
     actions: {

@@ -207,7 +207,7 @@ function toTask(
       relevant_policies: null,
       notes: `constraints: ${constraints.map((c) => c.kind).join(', ')}`,
     },
-    user_scenario: { persona: null, instructions: draft.instructions },
+    user_scenario: { persona: draft.persona ?? null, instructions: draft.instructions },
     initial_state: null,
     evaluation_criteria: {
       actions: proof.actions.map((a, i) => ({
@@ -238,6 +238,7 @@ function toTask(
       user_id: draft.userId,
       cove_version: options.coveVersion,
       references: { user: draft.userStrategy, constraints: draft.strategies },
+      ...(draft.behaviour === undefined ? {} : { behaviour: draft.behaviour }),
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Rng } from '../core/rng.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import type { Semantics } from '../env/tool.js';
+import type { Behaviour } from './behaviour.js';
 import type { Constraint, ConstraintKind } from './constraint.js';
 import type { Tau2Instructions } from './tau2-task.js';
 
@@ -35,6 +36,10 @@ export interface TaskDraft {
   readonly hiddenIds: readonly string[];
   /** Information values as τ²'s `communicate_info` strings. */
   readonly communicate: readonly string[];
+  /** The user's behaviour (`cove.behaviour`), when the domain draws one. */
+  readonly behaviour?: Behaviour;
+  /** The persona text of the τ² scenario (`user_scenario.persona`), when the domain draws one. */
+  readonly persona?: string;
 }
 
 /** A domain's task synthesis: its constraint kinds and a seeded draw (docs/design.md §3). */

@@ -3,6 +3,7 @@ import { agentContext } from '../../src/domains/agent-context.js';
 import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
 import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
+import { isAffirmative } from '../../src/domains/retail/sim/oracle-agent.js';
 import { type RunContext, runTaskEpisode } from '../../src/run/episode-runner.js';
 import { scriptedRoles } from '../../src/run/roles.js';
 import type { TrajectoryRecord } from '../../src/run/trajectory.js';
@@ -105,11 +106,14 @@ describe('oracle agent with the scripted user', () => {
         expect(m.tool_calls).toHaveLength(1);
         expect(m.content).toBeNull();
         if (!WRITE_TOOLS.has(m.tool_calls[0]?.function.name ?? '')) return;
-        // the previous user turn said yes to the agent message before it, which asked (yes/no)
+        // the previous user turn said yes to the agent message before it, a proposal asking to go ahead
         const user = r.messages[i - 1];
         const proposal = r.messages[i - 2];
-        expect(user?.role).toBe('user');
-        expect(proposal?.role === 'assistant' && proposal.content?.includes('(yes/no)')).toBe(true);
+        expect(user?.role === 'user' && isAffirmative(user.content)).toBe(true);
+        expect(
+          proposal?.role === 'assistant' && /(go ahead|proceed|confirm)/i.test(proposal.content ?? ''),
+        ).toBe(true);
+        expect(proposal?.role === 'assistant' && proposal.content?.includes('(yes/no)')).toBe(false);
       });
     }
   });
@@ -121,7 +125,67 @@ describe('oracle agent with the scripted user', () => {
           expect(/^yes/i.test(m.content)).toBe(false);
       }
       const last = r.messages.at(-1);
-      expect(last?.role === 'user' && last.content.includes('###STOP###')).toBe(true);
+      expect(last?.role === 'user' && /###(STOP|TRANSFER)###/.test(last.content)).toBe(true);
     }
+  });
+
+  it('names no internal id the customer did not use and never asks (yes/no)', () => {
+    const ID = /#W\d{7}|\b(?:credit_card|gift_card|paypal)_\d+\b|\b\d{10}\b/g;
+    let checked = 0;
+    for (const r of runs) {
+      let said = '';
+      for (const m of r.messages) {
+        if (m.role === 'user') said += `${m.content}\n`;
+        if (m.role !== 'assistant' || m.content === null) continue;
+        expect(m.content).not.toContain('(yes/no)');
+        for (const id of m.content.match(ID) ?? []) {
+          expect(said, `${r.task_id}: ${id} in "${m.content}"`).toContain(id);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('enacts the behaviour events for real: each changes what the agent does', () => {
+    const count = new Map<string, number>();
+    for (const r of runs) {
+      const events = r.enacted_events ?? [];
+      for (const e of events) count.set(e, (count.get(e) ?? 0) + 1);
+      const texts = r.messages.flatMap((m) =>
+        m.role === 'assistant' && m.content !== null ? [m.content] : [],
+      );
+      if (events.includes('wrong_detail')) {
+        // the wrong detail made the identity lookup fail, and the agent asked again
+        expect(
+          r.messages.some(
+            (m) => m.role === 'tool' && m.name.startsWith('find_user') && m.content.startsWith('Error'),
+          ),
+          r.task_id,
+        ).toBe(true);
+      }
+      if (events.includes('change_of_mind') || events.includes('reject_proposal')) {
+        // the agent proposed twice: once with the detail the user withdrew, once with the final one
+        const proposals = texts.filter((t) => /(go ahead|proceed|confirm)/i.test(t));
+        expect(new Set(proposals).size, r.task_id).toBeGreaterThanOrEqual(2);
+      }
+      if (events.includes('ambiguous_reference'))
+        expect(
+          texts.some((t) => /which (of these orders|order is it|card|item|payment method)/i.test(t)),
+          r.task_id,
+        ).toBe(true);
+      if (events.includes('transfer'))
+        expect(r.messages.some((m) => m.role === 'tool' && m.name === 'transfer_to_human_agents')).toBe(true);
+    }
+    for (const e of [
+      'partial_info',
+      'wrong_detail',
+      'ambiguous_reference',
+      'push_back',
+      'side_question',
+      'two_requests',
+    ])
+      expect(count.get(e) ?? 0, e).toBeGreaterThan(5);
+    expect((count.get('change_of_mind') ?? 0) + (count.get('reject_proposal') ?? 0)).toBeGreaterThan(5);
   });
 });

@@ -24,8 +24,10 @@ export const retailDomain: Domain = {
   },
   policy: { cove: RETAIL_POLICY_COVE, instructions: AGENT_INSTRUCTIONS_COVE },
   simulation: {
-    createOracleAgent: (task, rng) => new RetailOracleAgent(task.fuzz as unknown as RetailFuzz, rng),
-    createScriptedUser: (task, rng) => new RetailScriptedUser(task.fuzz as unknown as RetailFuzz, rng),
+    createOracleAgent: (task, rng) =>
+      new RetailOracleAgent(task.fuzz as unknown as RetailFuzz, rng, task.behaviour),
+    createScriptedUser: (task, rng) =>
+      new RetailScriptedUser(task.fuzz as unknown as RetailFuzz, rng, task.behaviour),
   },
   synthesis: { kinds: RETAIL_CONSTRAINT_KINDS, draw: drawRetailTask, recheck: recheckRetailReferences },
 };

@@ -1,20 +1,38 @@
-import { pyJsonDumps } from '../../../core/py-json.js';
-import { toPyValue } from '../../../core/py-value.js';
 import type { Rng } from '../../../core/rng.js';
 import { parseSharedJson } from '../../../core/shared-json.js';
-import type { ChatMessage } from '../../../sim/messages.js';
-import type { Agent, AgentTurn } from '../../../sim/roles.js';
+import type { AssistantMessage } from '../../../sim/messages.js';
+import {
+  asksForHuman,
+  isAffirmative,
+  isPushBack,
+  lastEmail,
+  lastZip,
+} from '../../../sim/scripted/replies.js';
+import { ScriptedAgent } from '../../../sim/scripted/scripted-agent.js';
+import type { Behaviour } from '../../../tasks/behaviour.js';
 import type { UserState } from '../synthesis/fuzzify.js';
-import { matchItemIds, matchOrders } from '../synthesis/references.js';
+import { matchOrders } from '../synthesis/references.js';
 import type { RetailFuzz, RetailRequest } from '../synthesis/requests.js';
 import { resolveRequest } from '../synthesis/resolve.js';
 import type { OrderView, ProductView, UserView } from '../synthesis/views.js';
-import { anythingElse, askIdentity } from './agent-texts.js';
+import {
+  anythingElse,
+  askIdentity,
+  howCanIHelp,
+  identityFailed,
+  identityNotFound,
+  sideAnswer,
+  TRANSFER_TEXT,
+} from './agent-texts.js';
+import { intentOf, orderMentioned, requestStated } from './mentions.js';
+import { productToRead, slotStep } from './oracle-slots.js';
 import {
   confirmationText,
   infoText,
+  refusalAgain,
   refusalText,
   reportText,
+  totalExpression,
   type WriteCall,
   writeCall,
 } from './oracle-steps.js';
@@ -24,65 +42,64 @@ type Lookup =
   | { readonly kind: 'user' }
   | { readonly kind: 'order'; readonly key: string }
   | { readonly kind: 'product'; readonly key: string }
+  | { readonly kind: 'calc' | 'types' | 'item' | 'transfer' }
   | { readonly kind: 'write'; readonly call: WriteCall };
 
-const NO = /\b(no|nope|don't|do not|not what|wrong|stop)\b/i;
-const YES = /\b(yes|yeah|yep|sure|correct|go ahead|please do|confirm(ed)?|ok|okay)\b/i;
+const SIDE_PRODUCTS = /(kinds|types) of products/;
+const SIDE_REFUND = /how long.*refund|refund.*(take|come through|arrive|show up)/;
 
-/** Whether a customer reply accepts a proposal. */
-export function isAffirmative(text: string): boolean {
-  return !NO.test(text) && YES.test(text);
-}
+export { isAffirmative } from '../../../sim/scripted/replies.js';
 
 /**
- * The oracle agent of the retail domain (docs/design.md §5): it receives the task's requests fuzzified (the same
- * descriptions the user has, no ids) and resolves every reference through read tools, one tool call per turn;
- * it authenticates first, confirms every write and waits for a yes, tells information values, and refuses what
- * the policy forbids. It reads nothing but the conversation's messages.
+ * The oracle agent of the retail domain (docs/design.md §5, docs/conversations.md). It receives the task's
+ * requests fuzzified (the same descriptions the user has, no ids) and reads nothing but the conversation's
+ * messages: it authenticates with the identity the customer wrote (and asks again when the lookup fails), acts on
+ * a request only once the customer has brought it up, asks for each detail the customer has not given yet and
+ * "which one" when a description matches several orders, cards or items, resolves every reference through read
+ * tools (one tool call per turn), adds amounts with `calculate`, proposes every write and waits for a yes —
+ * re-proposing when the customer changes a detail — tells information values, refuses what the policy forbids,
+ * holds the refusal on push-back and transfers to a human when asked after it.
  */
-export class RetailOracleAgent implements Agent {
+export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   readonly #fuzz: RetailFuzz;
   readonly #rng: Rng;
-  #seen = 0;
-  #calls = 0;
-  #pending: { id: string; lookup: Lookup } | undefined;
+  readonly #behaviour: Behaviour | undefined;
   #userId: string | undefined;
   #user: UserView | undefined;
   readonly #orders = new Map<string, OrderView>();
   readonly #products = new Map<string, ProductView>();
-  readonly #userTexts: string[] = [];
   #request = 0;
-  #phase: 'resolve' | 'confirm' | 'execute' | 'wait' = 'resolve';
+  #phase: 'listen' | 'work' | 'confirm' | 'execute' = 'listen';
   #proposal: WriteCall | undefined;
-  #identityAsks = 0;
   #declines = 0;
   #written = false;
   #writeTries = 0;
   #userRefreshed = false;
-  /** A write happened since the profile was last read (balances may have changed). */
   #profileStale = false;
+  readonly #tried = new Set<string>();
+  #findFailed = false;
+  #findField: 'email' | 'zip' = 'email';
+  #identityAsks = 0;
+  #total: number | undefined;
+  #calculated = false;
+  #itemChecked = false;
+  #types: string[] | undefined;
+  #sideAnswered = -1;
+  #refused = false;
+  #transferred = false;
 
-  constructor(fuzz: RetailFuzz, rng: Rng) {
+  constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
+    super();
     this.#fuzz = fuzz;
     this.#rng = rng;
+    this.#behaviour = behaviour;
   }
 
-  async respond(messages: readonly ChatMessage[]): Promise<AgentTurn> {
-    let userSpoke = false;
-    for (const m of messages.slice(this.#seen)) {
-      if (m.role === 'user') {
-        this.#userTexts.push(m.content);
-        userSpoke = true;
-      } else if (m.role === 'tool' && m.tool_call_id === this.#pending?.id)
-        this.#ingest(this.#pending.lookup, m.content);
+  protected ingest(lookup: Lookup, content: string): void {
+    if (content.startsWith('Error')) {
+      if (lookup.kind === 'find') this.#findFailed = true;
+      return;
     }
-    this.#seen = messages.length;
-    return { message: this.#decide(userSpoke) };
-  }
-
-  #ingest(lookup: Lookup, content: string): void {
-    this.#pending = undefined;
-    if (content.startsWith('Error:')) return;
     switch (lookup.kind) {
       case 'find':
         this.#userId = content;
@@ -97,6 +114,17 @@ export class RetailOracleAgent implements Agent {
       case 'product':
         this.#products.set(lookup.key, parseSharedJson(content) as ProductView);
         break;
+      case 'calc':
+        this.#total = Number(content);
+        break;
+      case 'types':
+        this.#types = Object.keys(parseSharedJson(content) as Record<string, string>);
+        break;
+      case 'transfer':
+        this.#transferred = true;
+        break;
+      case 'item':
+        break;
       case 'write': {
         this.#written = true;
         this.#profileStale = true;
@@ -106,34 +134,6 @@ export class RetailOracleAgent implements Agent {
         break;
       }
     }
-  }
-
-  #call(lookup: Lookup, name: string, args: Record<string, unknown>): AgentTurn['message'] {
-    const id = `call_${++this.#calls}`;
-    this.#pending = { id, lookup };
-    return {
-      role: 'assistant',
-      content: null,
-      tool_calls: [
-        {
-          id,
-          type: 'function',
-          function: { name, arguments: pyJsonDumps(toPyValue(args), { ensureAscii: false }) },
-        },
-      ],
-    };
-  }
-
-  #say(text: string): AgentTurn['message'] {
-    return { role: 'assistant', content: text };
-  }
-
-  #identityGiven(): boolean {
-    const u = this.#fuzz.user;
-    const said = this.#userTexts.join('\n').toLowerCase();
-    return u.strategy === 'email'
-      ? said.includes(u.email.toLowerCase())
-      : said.includes(u.zip) && said.includes(u.last_name.toLowerCase());
   }
 
   #state(): UserState | undefined {
@@ -149,100 +149,207 @@ export class RetailOracleAgent implements Agent {
     };
   }
 
-  #decide(userSpoke: boolean): AgentTurn['message'] {
+  /** The lookup for the identity the customer gave last, when it has not been tried yet. */
+  #identify(): AssistantMessage | undefined {
+    const said = this.said();
     const u = this.#fuzz.user;
+    const email = lastEmail(said);
+    if (u.strategy === 'email' && email !== undefined) {
+      if (this.#tried.has(email)) return undefined;
+      this.#tried.add(email);
+      this.#findField = 'email';
+      this.#findFailed = false;
+      const exact = email === u.email.toLowerCase() ? u.email : email;
+      return this.call({ kind: 'find' }, 'find_user_id_by_email', { email: exact });
+    }
+    const zip = lastZip(said);
+    if (u.strategy === 'name_zip' && zip !== undefined && said.includes(u.last_name.toLowerCase())) {
+      if (this.#tried.has(zip)) return undefined;
+      this.#tried.add(zip);
+      this.#findField = 'zip';
+      this.#findFailed = false;
+      return this.call({ kind: 'find' }, 'find_user_id_by_name_zip', {
+        first_name: u.first_name,
+        last_name: u.last_name,
+        zip,
+      });
+    }
+    return undefined;
+  }
+
+  protected decide(userSpoke: boolean): AssistantMessage {
+    if (this.#transferred) return this.say(TRANSFER_TEXT);
     if (this.#userId === undefined) {
-      if (!this.#identityGiven()) {
-        this.#identityAsks++;
-        return this.#say(
-          this.#identityAsks > 3
-            ? 'I am sorry, I cannot help without verifying your identity.'
-            : askIdentity(this.#rng),
-        );
-      }
-      return u.strategy === 'email'
-        ? this.#call({ kind: 'find' }, 'find_user_id_by_email', { email: u.email })
-        : this.#call({ kind: 'find' }, 'find_user_id_by_name_zip', {
-            first_name: u.first_name,
-            last_name: u.last_name,
-            zip: u.zip,
-          });
-    }
-    if (this.#user === undefined)
-      return this.#call({ kind: 'user' }, 'get_user_details', { user_id: this.#userId });
-    const request = this.#fuzz.requests[this.#request];
-    if (request === undefined) return this.#say(anythingElse(this.#rng));
-    if (this.#phase === 'wait') {
-      if (!userSpoke) return this.#say(anythingElse(this.#rng));
-      this.#phase = 'resolve';
-    }
-    if (this.#phase === 'confirm' && this.#proposal !== undefined) {
-      const reply = this.#userTexts[this.#userTexts.length - 1] ?? '';
-      if (isAffirmative(reply)) {
-        this.#phase = 'execute';
-        return this.#call(
-          { kind: 'write', call: this.#proposal },
-          this.#proposal.name,
-          this.#proposal.arguments,
-        );
-      }
-      this.#proposal = undefined;
-      if (++this.#declines >= 2) return this.#next('Understood, I will not make that change.');
-      this.#phase = 'wait';
-      return this.#say(
-        'I am sorry about that. Could you tell me again exactly what you would like me to do?',
+      const lookup = this.#identify();
+      if (lookup !== undefined) return lookup;
+      if (++this.#identityAsks > 4) return this.say(identityFailed());
+      return this.say(
+        this.#findFailed
+          ? identityNotFound(this.#rng, this.#findField)
+          : askIdentity(this.#rng, this.#identityAsks === 1),
       );
     }
-    if (this.#phase === 'execute' && this.#proposal !== undefined && !this.#written) {
-      // the write did not come back (a failed or garbled call): send it again, a few times at most
-      if (this.#writeTries++ < 3)
-        return this.#call(
-          { kind: 'write', call: this.#proposal },
-          this.#proposal.name,
-          this.#proposal.arguments,
-        );
-      this.#proposal = undefined;
-      return this.#next('I am sorry, I could not complete that change.');
+    if (this.#user === undefined)
+      return this.call({ kind: 'user' }, 'get_user_details', { user_id: this.#userId });
+    const lastText = this.lastSaid();
+    const fresh = userSpoke && this.#sideAnswered < this.userTexts.length;
+    if (fresh && this.#phase !== 'confirm' && SIDE_PRODUCTS.test(lastText)) {
+      if (this.#types === undefined) return this.call({ kind: 'types' }, 'list_all_product_types', {});
+      this.#sideAnswered = this.userTexts.length;
+      return this.say(`${sideAnswer(this.#rng, 'products', this.#types)} ${anythingElse(this.#rng)}`);
     }
+    if (
+      !userSpoke &&
+      this.#types !== undefined &&
+      this.#sideAnswered < this.userTexts.length &&
+      SIDE_PRODUCTS.test(lastText)
+    ) {
+      this.#sideAnswered = this.userTexts.length;
+      return this.say(`${sideAnswer(this.#rng, 'products', this.#types)} ${anythingElse(this.#rng)}`);
+    }
+    if (fresh && this.#phase !== 'confirm' && SIDE_REFUND.test(lastText)) {
+      this.#sideAnswered = this.userTexts.length;
+      return this.say(`${sideAnswer(this.#rng, 'refund_time')} ${anythingElse(this.#rng)}`);
+    }
+    if (this.#refused && userSpoke && this.#phase === 'listen') {
+      if (asksForHuman(lastText))
+        return this.call({ kind: 'transfer' }, 'transfer_to_human_agents', {
+          summary:
+            'The customer asks for an exception to the policy for an order whose status does not allow the request, and wants to speak to a human agent.',
+        });
+      if (isPushBack(lastText)) return this.say(`${refusalAgain(this.#rng)} ${anythingElse(this.#rng)}`);
+    }
+    const request = this.#fuzz.requests[this.#request];
+    if (request === undefined) return this.say(anythingElse(this.#rng));
+    if (this.#phase === 'listen') {
+      if (!intentOf(request).test(this.said(this.window))) return this.say(howCanIHelp(this.#rng));
+      this.#phase = 'work';
+      this.#refused = false;
+    }
+    if (this.#phase === 'confirm' && this.#proposal !== undefined) return this.#onReply();
     if (this.#phase === 'execute' && this.#proposal !== undefined) {
+      if (!this.#written) {
+        // the write did not come back (a failed or garbled call): send it again, a few times at most
+        if (this.#writeTries++ < 3) return this.#write(this.#proposal);
+        this.#proposal = undefined;
+        return this.#next('I am sorry, I could not complete that change.');
+      }
       const done = this.#proposal;
       this.#proposal = undefined;
-      return this.#next(reportText(this.#rng, done, this.#orders, this.#user));
+      return this.#next(reportText(this.#rng, done, this.#orders, this.#user, this.said()));
     }
     return this.#resolve(request);
   }
 
-  /** Finishes the current request with `text`, then waits for the customer's next message. */
-  #next(text: string): AgentTurn['message'] {
-    this.#request++;
-    this.#declines = 0;
-    this.#phase = 'wait';
-    this.#userRefreshed = false;
-    return this.#say(`${text} ${anythingElse(this.#rng)}`);
+  #write(call: WriteCall): AssistantMessage {
+    return this.call({ kind: 'write', call }, call.name, call.arguments);
   }
 
-  #resolve(request: RetailRequest): AgentTurn['message'] {
+  /** The customer answered a proposal: go ahead, re-propose a changed detail, or ask what to change. */
+  #onReply(): AssistantMessage {
+    const reply = this.lastSaid();
+    const previous = this.#proposal as WriteCall;
+    if (isAffirmative(reply)) {
+      this.#phase = 'execute';
+      this.#writeTries = 0;
+      this.#written = false;
+      return this.#write(previous);
+    }
+    this.#phase = 'work';
+    this.#proposal = undefined;
+    const request = this.#fuzz.requests[this.#request] as RetailRequest;
+    const out = this.#resolve(request);
+    if (
+      this.#proposal !== undefined &&
+      JSON.stringify((this.#proposal as WriteCall).arguments) === JSON.stringify(previous.arguments)
+    ) {
+      this.#proposal = undefined;
+      this.#phase = 'work';
+      if (++this.#declines >= 2) return this.#next('Understood, I will not make that change.');
+      return this.say('I am sorry about that. Could you tell me again exactly what you would like me to do?');
+    }
+    return out;
+  }
+
+  /** Finishes the current request with `text`, then waits for the customer's next message. */
+  #next(text: string): AssistantMessage {
+    this.#request++;
+    this.#declines = 0;
+    this.#phase = 'listen';
+    this.#userRefreshed = false;
+    this.#total = undefined;
+    this.#calculated = false;
+    this.#itemChecked = false;
+    const upcoming = this.#fuzz.requests[this.#request];
+    if (upcoming === undefined || !requestStated(upcoming, this.said(this.window)))
+      this.window = this.userTexts.length;
+    return this.say(`${text} ${anythingElse(this.#rng)}`);
+  }
+
+  #resolve(request: RetailRequest): AssistantMessage {
     const lookup = this.#nextLookup(request);
     if (lookup !== undefined) return lookup;
     const state = this.#state() as UserState;
-    const resolution = resolveRequest(request, state);
-    if ('error' in resolution) {
+    const user = this.#user as UserView;
+    const allRead = user.orders.every((id) => this.#orders.has(id));
+    const said = this.said(this.window);
+    const step = slotStep(this.#rng, request, this.#request, said, state, allRead, this.#behaviour);
+    if ('ask' in step) return this.say(step.ask);
+    if ('readAllOrders' in step)
+      return this.#readOrder(user.orders.find((id) => !this.#orders.has(id)) as string);
+    const effective = step.request;
+    const product = productToRead(effective, state);
+    if (product !== undefined)
+      return this.call({ kind: 'product', key: product }, 'get_product_details', { product_id: product });
+    const resolution = resolveRequest(effective, state);
+    if ('error' in resolution)
       return this.#next(`I am sorry, I could not identify what you described (${resolution.error}).`);
-    }
     const args = resolution.args;
-    if (request.kind === 'information') return this.#next(infoText(this.#rng, args, state));
-    if (request.kind === 'refusal') return this.#next(refusalText(this.#rng, args, state));
-    this.#proposal = writeCall(request.kind, args);
+    const everything = this.said();
+    if (request.kind === 'information') return this.#next(infoText(this.#rng, args, state, everything));
+    if (request.kind === 'refusal') {
+      const text = refusalText(this.#rng, args, state, everything);
+      const out = this.#next(text);
+      this.#refused = true;
+      return out;
+    }
+    const call = writeCall(request.kind, args);
+    const extra = this.#extraCheck(call, state);
+    if (extra !== undefined) return extra;
+    this.#proposal = call;
     this.#phase = 'confirm';
-    return this.#say(confirmationText(this.#rng, this.#proposal, state));
+    return this.say(confirmationText(this.#rng, call, state, everything, this.#total));
   }
 
-  /** The next read needed to resolve the request, as a tool call, or undefined when everything is known. */
-  #nextLookup(request: RetailRequest): AgentTurn['message'] | undefined {
+  /** `calculate` for a total over several items, and now and then `get_item_details` on a new item. */
+  #extraCheck(call: WriteCall, state: UserState): AssistantMessage | undefined {
+    const a = call.arguments;
+    const order = state.orders.find((o) => o.order_id === a.order_id);
+    const oldIds = (a.item_ids as string[] | undefined) ?? [];
+    if (order === undefined || oldIds.length < 2) {
+      if (call.name.endsWith('_items') && a.new_item_ids !== undefined && !this.#itemChecked) {
+        this.#itemChecked = true;
+        if (this.#rng.chance(0.3))
+          return this.call({ kind: 'item' }, 'get_item_details', {
+            item_id: (a.new_item_ids as string[])[0],
+          });
+      }
+      return undefined;
+    }
+    if (this.#calculated) return undefined;
+    this.#calculated = true;
+    const expression = totalExpression(call, order, state);
+    return this.call({ kind: 'calc' }, 'calculate', { expression });
+  }
+
+  #readOrder(id: string): AssistantMessage {
+    return this.call({ kind: 'order', key: id }, 'get_order_details', { order_id: id });
+  }
+
+  /** The next order read needed before the customer's details can be checked, or undefined. */
+  #nextLookup(request: RetailRequest): AssistantMessage | undefined {
     const user = this.#user as UserView;
     const unread = user.orders.filter((id) => !this.#orders.has(id));
-    const readOrder = (id: string) =>
-      this.#call({ kind: 'order', key: id }, 'get_order_details', { order_id: id });
     if (
       request.kind === 'information' &&
       request.topic === 'gift_card_balance' &&
@@ -250,30 +357,24 @@ export class RetailOracleAgent implements Agent {
       this.#profileStale
     ) {
       this.#userRefreshed = true;
-      return this.#call({ kind: 'user' }, 'get_user_details', { user_id: user.user_id });
+      return this.call({ kind: 'user' }, 'get_user_details', { user_id: user.user_id });
     }
     const needsAllOrders =
       (request.kind === 'modify_pending_order_address' || request.kind === 'modify_user_address') &&
       request.address.strategy === 'order_city';
-    if (needsAllOrders && unread.length > 0) return readOrder(unread[0] as string);
+    if (needsAllOrders && unread.length > 0) return this.#readOrder(unread[0] as string);
     if ('order' in request) {
       const ref = request.order;
+      const said = this.said(this.window);
       if (ref.strategy === 'id') {
-        if (!this.#orders.has(ref.order_id)) return readOrder(ref.order_id);
-      } else if (matchOrders(ref, (this.#state() as UserState).orders).length === 0 && unread.length > 0) {
-        return readOrder(unread[0] as string);
-      }
-    }
-    if (request.kind === 'modify_pending_order_items' || request.kind === 'exchange_delivered_order_items') {
-      const order = matchOrders(request.order, (this.#state() as UserState).orders)[0];
-      for (const swap of request.items) {
-        const ids = order === undefined ? [] : matchItemIds(swap.item, order);
-        const productId = order?.items.find((it) => it.item_id === ids[0])?.product_id;
-        if (productId !== undefined && !this.#products.has(productId)) {
-          return this.#call({ kind: 'product', key: productId }, 'get_product_details', {
-            product_id: productId,
-          });
-        }
+        if (said.includes(ref.order_id.toLowerCase()) && !this.#orders.has(ref.order_id))
+          return this.#readOrder(ref.order_id);
+      } else if (
+        orderMentioned(said, ref) &&
+        matchOrders(ref, (this.#state() as UserState).orders).length === 0 &&
+        unread.length > 0
+      ) {
+        return this.#readOrder(unread[0] as string);
       }
     }
     return undefined;

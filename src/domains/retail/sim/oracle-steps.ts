@@ -1,4 +1,5 @@
 import type { Rng } from '../../../core/rng.js';
+import { say } from '../../../sim/scripted/grammar.js';
 import type { UserState } from '../synthesis/fuzzify.js';
 import type { AddressView, OrderItemView, OrderView, UserView } from '../synthesis/views.js';
 import {
@@ -55,13 +56,19 @@ function orderOf(state: UserState, id: unknown): OrderView {
   return order;
 }
 
-function method(state: UserState, id: unknown, order?: OrderView) {
+function method(said: string, state: UserState, id: unknown, order?: OrderView) {
   const m = state.user.payment_methods[id as string];
   if (m === undefined) throw new Error(`payment method ${String(id)} not found`);
-  return methodText(m, order?.payment_history[0]?.payment_method_id === id);
+  return methodText(said, m, order?.payment_history[0]?.payment_method_id === id);
 }
 
-function swaps(state: UserState, order: OrderView, oldIds: readonly string[], newIds: readonly string[]) {
+/** The old items and their replacement variants of a swap, and the total price difference. */
+export function swaps(
+  state: UserState,
+  order: OrderView,
+  oldIds: readonly string[],
+  newIds: readonly string[],
+) {
   const pairs: [OrderItemView, { item_id: string; options: Record<string, string>; price: number }][] = [];
   let diff = 0;
   oldIds.forEach((oldId, i) => {
@@ -74,73 +81,129 @@ function swaps(state: UserState, order: OrderView, oldIds: readonly string[], ne
   return { pairs, diff };
 }
 
-/** The confirmation message of a proposed write: every detail, then a yes/no question. */
-export function confirmationText(rng: Rng, call: WriteCall, state: UserState): string {
+/** The `calculate` expression of a write's total over several items (refund, or price difference). */
+export function totalExpression(call: WriteCall, order: OrderView, state: UserState): string {
+  const oldIds = call.arguments.item_ids as string[];
+  if (call.name === 'return_delivered_order_items')
+    return oldIds.map((id) => String(order.items.find((it) => it.item_id === id)?.price)).join(' + ');
+  const { pairs } = swaps(state, order, oldIds, call.arguments.new_item_ids as string[]);
+  return pairs.map(([o, n]) => `(${n.price} - ${o.price})`).join(' + ');
+}
+
+/**
+ * The confirmation message of a proposed write: every detail a customer recognises, then a question about going
+ * ahead. `said`: the customer's messages, lower-cased (ids are named only when the customer used them);
+ * `total`: an amount the agent computed with `calculate`, when it did.
+ */
+export function confirmationText(
+  rng: Rng,
+  call: WriteCall,
+  state: UserState,
+  said: string,
+  total?: number,
+): string {
   const a = call.arguments;
   switch (call.name) {
     case 'cancel_pending_order': {
       const o = orderOf(state, a.order_id);
-      return `I can cancel ${orderSummary(o)} with the reason "${String(a.reason)}". The ${dollars(o.payment_history[0]?.amount ?? 0)} you paid will be refunded to the original payment method. ${ask(rng)}`;
+      const paid = dollars(o.payment_history[0]?.amount ?? 0);
+      return say(rng, [
+        `[Okay, |Alright, |]I can cancel ${orderSummary(said, o)}[ with the reason| for the reason] "${String(a.reason)}". The ${paid} you paid will be refunded to the original payment method. ${ask(rng)}`,
+        `[Here is what I will do|To confirm]: cancel ${orderSummary(said, o)}, reason "${String(a.reason)}", and refund the ${paid} to the original payment method. ${ask(rng)}`,
+      ]);
     }
     case 'modify_pending_order_address': {
       const o = orderOf(state, a.order_id);
-      return `I will change the shipping address of ${orderSummary(o)} to ${addressLine(a as unknown as AddressView)}. ${ask(rng)}`;
+      return say(rng, [
+        `I will change the shipping address of ${orderSummary(said, o)} to ${addressLine(a as unknown as AddressView)}. ${ask(rng)}`,
+        `[So|To confirm], ${orderSummary(said, o)} [would|will] ship to ${addressLine(a as unknown as AddressView)} [from now on|instead]; I will update the address. ${ask(rng)}`,
+      ]);
     }
     case 'modify_pending_order_payment': {
       const o = orderOf(state, a.order_id);
       const old = o.payment_history[0]?.payment_method_id;
-      return `I will pay ${orderSummary(o)} (${dollars(o.payment_history[0]?.amount ?? 0)}) with ${method(state, a.payment_method_id)} instead of ${method(state, old)}, which will be refunded. ${ask(rng)}`;
+      const amount = dollars(o.payment_history[0]?.amount ?? 0);
+      return say(rng, [
+        `I will pay ${orderSummary(said, o)} (${amount}) with ${method(said, state, a.payment_method_id)} instead of ${method(said, state, old)}, which will be refunded. ${ask(rng)}`,
+        `[To confirm|Here is the change]: you [would|will] pay the ${amount} for ${orderSummary(said, o)} with ${method(said, state, a.payment_method_id)}, and ${method(said, state, old)} gets refunded. ${ask(rng)}`,
+      ]);
     }
     case 'modify_pending_order_items':
     case 'exchange_delivered_order_items': {
       const o = orderOf(state, a.order_id);
       const { pairs, diff } = swaps(state, o, a.item_ids as string[], a.new_item_ids as string[]);
       const verb = call.name === 'exchange_delivered_order_items' ? 'exchange' : 'change';
-      return (
-        `In ${orderSummary(o)} I will ${verb}: ${swapLines(pairs)}. ${differenceText(diff, method(state, a.payment_method_id, o))} ` +
-        `This can be done only once for this order, so please make sure these are all the items you want to ${verb}. ${ask(rng)}`
-      );
+      const lead = say(rng, [
+        `In ${orderSummary(said, o)} I will ${verb}:`,
+        `[Here is the|This is the] ${verb} for ${orderSummary(said, o)}:`,
+      ]);
+      const once = say(rng, [
+        `This can be done only once for this order, so please make sure these are all the items you want to ${verb}.`,
+        `Note that an order can only be ${verb === 'exchange' ? 'exchanged' : 'changed'} once, so [please check|make sure] nothing else needs to ${verb === 'exchange' ? 'go in the exchange' : 'change'}.`,
+      ]);
+      return `${lead} ${swapLines(said, pairs)}. ${differenceText(rng, total ?? diff, method(said, state, a.payment_method_id, o))} ${once} ${ask(rng)}`;
     }
     case 'modify_user_address':
-      return `I will update the default address on your profile to ${addressLine(a as unknown as AddressView)}. ${ask(rng)}`;
+      return say(rng, [
+        `I will update the default address on your profile to ${addressLine(a as unknown as AddressView)}. ${ask(rng)}`,
+        `[So|To confirm], your profile address [would become|becomes] ${addressLine(a as unknown as AddressView)}. ${ask(rng)}`,
+      ]);
     case 'return_delivered_order_items': {
       const o = orderOf(state, a.order_id);
       const items = (a.item_ids as string[]).map(
         (id) => o.items.find((it) => it.item_id === id) as OrderItemView,
       );
-      const total = items.reduce((sum, it) => sum + it.price, 0);
-      return (
-        `I will request a return of ${items.map(itemDescription).join(', ')} from ${orderSummary(o)}. The refund of ` +
-        `${dollars(total)} goes to ${method(state, a.payment_method_id, o)}, and you will receive return instructions by email. ${ask(rng)}`
-      );
+      const refund = dollars(total ?? items.reduce((sum, it) => sum + it.price, 0));
+      const list = items.map((it) => itemDescription(said, it)).join(', ');
+      return say(rng, [
+        `I will request a return of ${list} from ${orderSummary(said, o)}. The refund of ${refund} goes to ${method(said, state, a.payment_method_id, o)}, and you will receive return instructions by email. ${ask(rng)}`,
+        `[Here is the return|To confirm the return]: ${list} from ${orderSummary(said, o)}, with ${refund} refunded to ${method(said, state, a.payment_method_id, o)}. Return instructions [will come|are sent] by email. ${ask(rng)}`,
+      ]);
     }
     default:
       return `I will run ${call.name}. ${ask(rng)}`;
   }
 }
 
-/** The report after a successful write. */
+/** The report after a successful write (no ids unless the customer used them). */
 export function reportText(
   rng: Rng,
   call: WriteCall,
   orders: ReadonlyMap<string, OrderView>,
   user: UserView | undefined,
+  said: string,
 ): string {
   const order = orders.get(call.arguments.order_id as string);
-  const done = rng.pick(['Done:', 'All set:', 'That is done:']);
+  const it = order === undefined ? 'the order' : orderSummary(said, order);
+  const done = say(rng, ['Done:', 'All set:', 'That is done:', 'Done!', 'Great news:', 'All done:']);
   switch (call.name) {
     case 'cancel_pending_order':
-      return `${done} order ${order?.order_id} is now cancelled.`;
+      return say(rng, [
+        `${done} ${it} is now cancelled.`,
+        `${done} I have cancelled ${it}; the refund is on its way.`,
+      ]);
     case 'modify_pending_order_address':
-      return `${done} order ${order?.order_id} will now ship to ${order === undefined ? 'the new address' : addressLine(order.address)}.`;
+      return `${done} ${it} will now ship to ${order === undefined ? 'the new address' : addressLine(order.address)}.`;
     case 'modify_pending_order_payment':
-      return `${done} the payment method of order ${order?.order_id} has been updated.`;
+      return say(rng, [
+        `${done} the payment method of ${it} has been updated.`,
+        `${done} I have switched the payment for ${it}.`,
+      ]);
     case 'modify_pending_order_items':
-      return `${done} the items of order ${order?.order_id} have been changed; its status is now "${order?.status}".`;
+      return say(rng, [
+        `${done} the items of ${it} have been changed; its status is now "${order?.status}".`,
+        `${done} ${it} has been updated with the new items.`,
+      ]);
     case 'exchange_delivered_order_items':
-      return `${done} your exchange for order ${order?.order_id} has been requested; you will receive instructions by email.`;
+      return say(rng, [
+        `${done} your exchange has been requested; you will receive instructions by email.`,
+        `${done} the exchange for ${it} is requested, and the instructions are on their way by email.`,
+      ]);
     case 'return_delivered_order_items':
-      return `${done} your return for order ${order?.order_id} has been requested; you will receive instructions by email.`;
+      return say(rng, [
+        `${done} your return has been requested; you will receive instructions by email.`,
+        `${done} the return for ${it} is requested; look out for an email with the instructions.`,
+      ]);
     case 'modify_user_address':
       return `${done} your default address is now ${user === undefined ? 'updated' : addressLine(user.address)}.`;
     default:
@@ -149,33 +212,47 @@ export function reportText(
 }
 
 /** The answer to an information request (it carries the value in τ²'s communicate format). */
-export function infoText(rng: Rng, args: Args, state: UserState): string {
+export function infoText(rng: Rng, args: Args, state: UserState, said: string): string {
   if (args.topic === 'order_total') {
     const o = orderOf(state, args.order_id);
-    return rng.pick([
-      `You paid ${dollars(o.payment_history[0]?.amount ?? 0)} for ${orderSummary(o)}.`,
-      `The total charged for ${orderSummary(o)} was ${dollars(o.payment_history[0]?.amount ?? 0)}.`,
+    const paid = dollars(o.payment_history[0]?.amount ?? 0);
+    return say(rng, [
+      `You paid ${paid} for ${orderSummary(said, o)}.`,
+      `The total charged for ${orderSummary(said, o)} was ${paid}.`,
+      `[I checked: |Let me see... ]${orderSummary(said, o)} came to ${paid} in total.`,
     ]);
   }
   const m = state.user.payment_methods[args.payment_method_id as string];
-  return rng.pick([
-    `Your gift card ${m?.id} has a balance of ${dollars(m?.balance ?? 0)}.`,
-    `There is ${dollars(m?.balance ?? 0)} left on your gift card ${m?.id}.`,
+  const money = dollars(m?.balance ?? 0);
+  const card = m === undefined ? 'your gift card' : methodText(said, m);
+  return say(rng, [
+    `${card} has a balance of ${money}.`,
+    `There is ${money} left on ${card}.`,
+    `[I checked: |]the balance of ${card} is ${money}.`,
   ]);
 }
 
 /** A polite refusal of a request the policy forbids, with the reason. */
-export function refusalText(rng: Rng, args: Args, state: UserState): string {
+export function refusalText(rng: Rng, args: Args, state: UserState, said: string): string {
   const o = orderOf(state, args.order_id);
-  const sorry = rng.pick(["I'm sorry, but", 'Unfortunately']);
+  const sorry = say(rng, ["I'm sorry, but", 'Unfortunately,', 'I am afraid', "Sorry, I can't do that:"]);
+  const it = orderSummary(said, o);
   switch (args.action) {
     case 'cancel':
-      return `${sorry} ${orderSummary(o)} is ${o.status}, and only pending orders can be cancelled.`;
+      return `${sorry} ${it} is ${o.status}, and only pending orders can be cancelled.`;
     case 'return':
-      return `${sorry} ${orderSummary(o)} is ${o.status} and has not been delivered yet, so it cannot be returned.`;
+      return `${sorry} ${it} is ${o.status} and has not been delivered yet, so it cannot be returned.`;
     case 'exchange':
-      return `${sorry} ${orderSummary(o)} is ${o.status} and has not been delivered yet, so its items cannot be exchanged.`;
+      return `${sorry} ${it} is ${o.status} and has not been delivered yet, so its items cannot be exchanged.`;
     default:
-      return `${sorry} ${orderSummary(o)} is already ${o.status}; only pending orders can have their shipping address changed.`;
+      return `${sorry} ${it} is already ${o.status}; only pending orders can have their shipping address changed.`;
   }
+}
+
+/** The agent's answer when the customer pushes back on a refusal: the policy still applies. */
+export function refusalAgain(rng: Rng): string {
+  return say(rng, [
+    "I understand[ how frustrating this is|], but I'm afraid I cannot make an exception: the policy does not allow it for this order.",
+    "I'm sorry, I really can't make an exception here; the order's status does not allow it.",
+  ]);
 }

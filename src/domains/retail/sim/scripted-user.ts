@@ -1,211 +1,318 @@
 import type { Rng } from '../../../core/rng.js';
-import type { UserSimulator, UserTurn, VisibleMessage } from '../../../sim/roles.js';
-import { addressRefText, itemText, orderText, paymentText, variantText } from '../synthesis/phrases.js';
-import type { AddressRef, ItemRef, OrderRef, PaymentRef, VariantRef } from '../synthesis/references.js';
-import type { ItemSwap, RetailFuzz, RetailRequest } from '../synthesis/requests.js';
-import { ACCEPT_REFUSAL, askFor, identify, opening, STOP, THANKS_NEXT, YES } from './user-texts.js';
+import { lastQuestion } from '../../../sim/scripted/grammar.js';
+import { ScriptedUser } from '../../../sim/scripted/scripted-user.js';
+import type { Behaviour, BehaviourEntry } from '../../../tasks/behaviour.js';
+import {
+  addressRefText,
+  countedList,
+  itemText,
+  listText,
+  mentionText,
+  orderText,
+  paymentText,
+  variantText,
+} from '../synthesis/phrases.js';
+import type { ItemMention, PaymentRef } from '../synthesis/references.js';
+import type { RetailFuzz, RetailRequest } from '../synthesis/requests.js';
+import { proposalMatches } from './mentions.js';
+import * as T from './user-texts.js';
+
+export { proposalMatches } from './mentions.js';
+
+/** A behaviour with nothing special: a friendly user who states every request in full. */
+const PLAIN: Behaviour = { persona: 'friendly', knowledge: [], events: [] };
+
+const PROPOSAL = /(go ahead|proceed|confirm|want me to|shall i)/;
+const REPORT =
+  /(done|has been|have been|is now|will now|all set|requested|updated|cancelled|switched|great news)/;
+const REFUSAL = /(sorry|unfortunately|cannot|can't|unable|not possible|afraid)/;
+const NOT_FOUND = /(could not|couldn't) find|does not match|doesn't match/;
+const GAVE_UP = /(will not make that change|could not complete|could not identify)/;
+const MORE = /(anything else|something else|what else|how can i help|what can i do for you|help you with)/;
 
 /**
- * The scripted customer of the retail domain: plays the task from its fuzzy requests with seeded template
- * language. It states one request at a time; answers identity questions with its email or name + zip; says yes
- * to a proposed change only when the proposal mentions what it asked for (action, items, options, payment,
- * address), and no otherwise; accepts refusals and information answers; and ends with `###STOP###` only after
- * the agent reports the last request done — never in the same turn as a confirmation (tau2-bench pitfall D22).
+ * The scripted customer of the retail domain (docs/design.md §5, docs/conversations.md): plays the task's requests
+ * one at a time and enacts the task's behaviour. It opens with a request (in full, with only its intent, or with
+ * a vague or soon-changed detail), gives its identity when asked (a wrong detail first when its knowledge says
+ * so), answers only the detail the agent asks for, says yes to a proposal that matches its final intent and
+ * changes its mind at a proposal built on a detail it means to change, pushes back on a refusal or asks for a
+ * human, asks a side question, and ends with `###STOP###` only after the agent reports the last request done —
+ * never in the same turn as a confirmation (tau2-bench pitfall D22). Every line goes through the persona's style.
  *
  * Limits: it recognises the agent's intent from keywords, so with an LLM agent it is a best-effort partner for
  * smoke tests, not a faithful customer.
  */
-export class RetailScriptedUser implements UserSimulator {
+export class RetailScriptedUser extends ScriptedUser {
   readonly #fuzz: RetailFuzz;
-  readonly #rng: Rng;
-  #request = 0;
   #identified = false;
+  #wrongGiven = false;
   #confirmed = false;
-  #turns = 0;
+  readonly #stated = new Set<number>();
+  readonly #partial = new Set<number>();
+  /** `<request>:<field>` of vague mentions already made, and of decoys already named / withdrawn. */
+  readonly #vagueGiven = new Set<string>();
+  #decoyNamed = false;
+  #decoyWithdrawn = false;
+  #pushed = false;
+  #askedHuman = false;
+  #sidePending = false;
+  #sideDone = false;
 
-  constructor(fuzz: RetailFuzz, rng: Rng) {
+  constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
+    super(rng, behaviour ?? PLAIN);
     this.#fuzz = fuzz;
-    this.#rng = rng;
   }
 
-  async respond(visible: readonly VisibleMessage[]): Promise<UserTurn> {
-    this.#turns++;
-    return { content: this.#reply(visible[visible.length - 1]?.content ?? '') };
+  #decoy(request = this.request): BehaviourEntry | undefined {
+    return this.entry('change_of_mind', request) ?? this.entry('reject_proposal', request);
   }
 
   #current(): RetailRequest | undefined {
-    return this.#fuzz.requests[this.#request];
+    return this.#fuzz.requests[this.request];
   }
 
-  /** Moves to the next request: its opening line, or the stop message when none is left. */
+  /** The wording of request `i` for a statement: vague mentions and decoys replace exact references. */
+  #wording(i: number): T.Wording {
+    const r = this.#fuzz.requests[i] as RetailRequest;
+    const w: { order?: string; payment?: string; reason?: string; items?: string } = {};
+    const vagueOrder = this.entry('ambiguous_reference', i, 'order');
+    if (vagueOrder !== undefined) {
+      w.order =
+        this.rng.pick(['my order with ', 'the order with ']) + mentionText(vagueOrder.mention as ItemMention);
+      this.#vagueGiven.add(`${i}:order`);
+    }
+    const vaguePay = this.entry('ambiguous_reference', i, 'payment');
+    if (vaguePay !== undefined) {
+      w.payment = paymentText(vaguePay.vague as PaymentRef);
+      this.#vagueGiven.add(`${i}:payment`);
+    }
+    const vagueItem = this.entry('ambiguous_reference', i, 'item');
+    if (vagueItem !== undefined && 'items' in r && r.items !== undefined) {
+      const name = `the ${String(vagueItem.product_name).toLowerCase()}`;
+      w.items = r.items
+        .map((x) => ('replacement' in x ? `${name} for ${variantText(x.replacement)}` : name))
+        .join(' and ');
+      this.#vagueGiven.add(`${i}:item`);
+    }
+    const decoy = this.#decoy(i);
+    if (decoy !== undefined && i === this.request) {
+      if (decoy.field === 'payment') w.payment = paymentText(decoy.first as PaymentRef);
+      else w.reason = String(decoy.first);
+      this.#decoyNamed = true;
+    }
+    return w;
+  }
+
+  /** How request `i` is first brought up. */
+  #statement(i: number): string {
+    this.#stated.add(i);
+    const r = this.#fuzz.requests[i] as RetailRequest;
+    if (this.entry('partial_info', i) !== undefined && r.kind !== 'refusal') {
+      this.#partial.add(i);
+      return T.partialStatement(this.rng, r);
+    }
+    return T.statement(this.rng, r, this.#wording(i));
+  }
+
+  /** Moves to the next request: a side question, its statement, a nudge, or the stop message. */
   #advance(prefix: string): string {
-    this.#request++;
+    const finished = this.request;
+    this.request++;
     this.#confirmed = false;
+    this.#decoyNamed = false;
+    this.#decoyWithdrawn = false;
+    this.#pushed = false;
+    const side = this.entry('side_question', finished);
+    if (side !== undefined && !this.#sideDone) {
+      this.#sideDone = true;
+      this.#sidePending = true;
+      this.log.note('side_question');
+      return this.styled(`${prefix} ${T.sideQuestion(this.rng, String(side.topic))}`);
+    }
+    return this.#continue((next) => `${prefix} ${this.#joined(next)}`);
+  }
+
+  /** `next` after a connector ("Also, i'd like …" keeps "I" upper-case). */
+  #joined(next: string): string {
+    const c = T.connector(this.rng);
+    if (c === '' || /[.:]$/.test(c)) return `${c} ${next}`.trim();
+    return `${c} ${this.#lower(next)}`;
+  }
+
+  /** The next request (wrapped), a nudge when it was already stated, or the stop message. */
+  #continue(wrap: (next: string) => string): string {
     const next = this.#current();
-    return next === undefined ? this.#rng.pick(STOP) : `${prefix} ${askFor(this.#rng, next)}`;
+    if (next === undefined) return T.stop(this.rng);
+    if (this.#stated.has(this.request)) return this.styled(T.nudge(this.rng));
+    return this.styled(wrap(this.#statement(this.request)));
   }
 
-  #reply(agent: string): string {
+  #identity(): string {
+    const wrong = this.entry('wrong_detail');
+    const u = this.#fuzz.user;
+    if (wrong !== undefined && !this.#wrongGiven) {
+      this.#wrongGiven = true;
+      this.log.note('wrong_detail');
+      return T.identityText(
+        this.rng,
+        u,
+        wrong.field === 'email' ? { email: String(wrong.value) } : { zip: String(wrong.value) },
+      );
+    }
+    this.#identified = true;
+    return T.identityText(this.rng, u);
+  }
+
+  protected reply(agent: string): string {
     const request = this.#current();
-    if (request === undefined || this.#turns > 6 + 10 * this.#fuzz.requests.length)
-      return this.#rng.pick(STOP);
-    if (this.#turns === 1) {
-      const early = this.#rng.chance(0.3);
-      this.#identified = early;
-      return opening(this.#rng, askFor(this.#rng, request), early ? this.#fuzz.user : undefined);
-    }
+    if (this.turns > 10 + 12 * this.#fuzz.requests.length) return T.stop(this.rng);
     const text = agent.toLowerCase();
-    if (!this.#identified && /(e-?mail|zip|identity|verify|authenticat)/.test(text)) {
-      this.#identified = true;
-      return identify(this.#rng, this.#fuzz.user);
+    if (text.includes('transferred to a human')) return T.transferred();
+    if (request === undefined && !this.#sidePending) return T.stop(this.rng);
+    if (this.turns === 1) return this.#open();
+    if (!this.#identified && /(e-?mail|zip|identity|verify|authenticat|account)/.test(text)) {
+      if (this.#wrongGiven && NOT_FOUND.test(text))
+        return this.styled(T.correctIdentity(this.rng, this.#identity()));
+      const forgot = this.behaviour.knowledge.some((k) => k.kind === 'no_email');
+      return this.styled(T.identify(this.rng, this.#identity(), forgot && /e-?mail/.test(text)));
     }
+    if (this.#sidePending) {
+      this.#sidePending = false;
+      return this.#continue((next) => T.afterSide(this.rng, next));
+    }
+    if (request === undefined) return T.stop(this.rng);
+    if (GAVE_UP.test(text)) return this.#advance(T.acceptRefusal(this.rng));
     const isWrite = request.kind !== 'information' && request.kind !== 'refusal';
-    if (
-      isWrite &&
-      !this.#confirmed &&
-      /(\(yes\/no\)|yes or no|proceed|go ahead|confirm|shall i)/.test(text)
-    ) {
-      if (proposalMatches(request, text)) {
-        this.#confirmed = true;
-        return this.#rng.pick(YES);
+    if (isWrite && !this.#confirmed && PROPOSAL.test(text)) return this.#onProposal(request, text);
+    if (isWrite && this.#confirmed && REPORT.test(text)) return this.#advance(T.thanks(this.rng));
+    if (request.kind === 'refusal' && REFUSAL.test(text)) {
+      if (this.entry('push_back') !== undefined && !this.#pushed) {
+        this.#pushed = true;
+        this.log.note('push_back');
+        return this.styled(T.pushBack(this.rng));
       }
-      return `No, that is not what I asked for. ${askFor(this.#rng, request)}`;
+      if (this.entry('transfer') !== undefined && !this.#askedHuman) {
+        this.#askedHuman = true;
+        this.log.note('transfer');
+        return this.styled(T.askHuman(this.rng));
+      }
+      return this.#advance(T.acceptRefusal(this.rng));
     }
-    if (
-      isWrite &&
-      this.#confirmed &&
-      /(done|has been|have been|is now|all set|requested|updated|cancelled)/.test(text)
-    ) {
-      return this.#advance(this.#rng.pick(THANKS_NEXT));
-    }
-    if (
-      request.kind === 'refusal' &&
-      /(sorry|unfortunately|cannot|can't|unable|not possible|only)/.test(text)
-    ) {
-      return this.#advance(this.#rng.pick(ACCEPT_REFUSAL));
-    }
-    if (request.kind === 'information' && /\$?\d+\.\d{1,2}\b/.test(text)) {
-      return this.#advance(this.#rng.pick(THANKS_NEXT));
-    }
-    const answer = text.includes('?') ? answerQuestion(this.#rng, request, text) : undefined;
-    if (answer !== undefined) return answer;
-    return (
-      this.#rng.pick(['Let me repeat what I need:', 'To be clear:', 'Sorry if I was unclear.']) +
-      ` ${askFor(this.#rng, request)}`
-    );
+    if (request.kind === 'information' && /\$\d/.test(text)) return this.#advance(T.thanks(this.rng));
+    const q = lastQuestion(agent);
+    const answer = q === '' ? undefined : this.#answer(request, q);
+    if (answer !== undefined) return this.styled(answer);
+    if (MORE.test(text)) return this.#continue((next) => next);
+    return this.styled(T.decline(this.rng, T.statement(this.rng, request)), true);
   }
-}
 
-/**
- * A direct answer to an agent's question about one part of the request (which payment method, which address,
- * which items, which order), from the fuzzy descriptions; `undefined` when the question is about something else.
- */
-function answerQuestion(rng: Rng, request: RetailRequest, text: string): string | undefined {
-  const r = request as Partial<{
-    payment: PaymentRef;
-    address: AddressRef;
-    items: readonly (ItemRef | ItemSwap)[];
-    order: OrderRef;
-  }>;
-  if (r.payment !== undefined && /(payment|pay with|card|refund)/.test(text))
-    return `Please use ${paymentText(r.payment)}.`;
-  if (r.address !== undefined && /(address|ship)/.test(text))
-    return `The address is ${addressRefText(r.address)}.`;
-  if (r.items !== undefined && /(item|which one|option|size|color|colour)/.test(text)) {
-    const parts = r.items.map((x) =>
-      'replacement' in x ? `${itemText(x.item)} for ${variantText(x.replacement)}` : itemText(x),
-    );
-    return `It's ${parts.join(' and ')}.`;
+  #open(): string {
+    let core = this.#statement(0);
+    if (this.entry('two_requests', 0) !== undefined && this.#fuzz.requests.length > 1) {
+      this.log.note('two_requests');
+      core = `${core} ${this.rng.pick(['Also,', 'And', 'Oh, and', 'Plus,'])} ${this.#lower(this.#statement(1))}`;
+    }
+    const early = this.rng.chance(0.3);
+    return this.styled(T.opening(this.rng, core, early ? this.#identity() : undefined));
   }
-  if (r.order !== undefined && /order/.test(text)) return `It's ${orderText(rng, r.order)}.`;
-  return undefined;
-}
 
-const VERBS: Record<string, RegExp> = {
-  cancel_pending_order: /cancel/,
-  modify_pending_order_address: /address/,
-  modify_pending_order_payment: /pay/,
-  modify_pending_order_items: /(change|modify|swap|replace)/,
-  modify_user_address: /address/,
-  return_delivered_order_items: /return/,
-  exchange_delivered_order_items: /exchange/,
-};
-
-function mentions(text: string, value: string): boolean {
-  return text.includes(value.toLowerCase());
-}
-
-function orderMentioned(text: string, ref: OrderRef): boolean {
-  return ref.strategy === 'id'
-    ? mentions(text, ref.order_id)
-    : ref.items.every((m) => mentions(text, m.product_name));
-}
-
-function itemMentioned(text: string, ref: ItemRef): boolean {
-  if (ref.strategy === 'id') return mentions(text, ref.item_id);
-  const options = ref.strategy === 'name_options' ? Object.values(ref.options) : [];
-  return mentions(text, ref.product_name) && options.every((v) => mentions(text, v));
-}
-
-function replacementMentioned(text: string, ref: VariantRef): boolean {
-  return ref.strategy === 'id'
-    ? mentions(text, ref.item_id)
-    : Object.values(ref.options).every((v) => mentions(text, v));
-}
-
-function paymentMentioned(text: string, ref: PaymentRef): boolean {
-  switch (ref.strategy) {
-    case 'id':
-      return mentions(text, ref.payment_method_id);
-    case 'kind':
-      return mentions(
-        text,
-        ref.source === 'credit_card' ? 'credit card' : ref.source === 'gift_card' ? 'gift card' : 'paypal',
-      );
-    case 'brand':
-      return mentions(text, ref.brand);
-    case 'last_four':
-      return mentions(text, ref.last_four);
-    case 'original':
-      return mentions(text, 'original');
+  #lower(text: string): string {
+    return /^I\b/.test(text) ? text : `${text[0]?.toLowerCase()}${text.slice(1)}`;
   }
-}
 
-function addressMentioned(text: string, ref: AddressRef): boolean {
-  if (ref.strategy === 'explicit')
-    return mentions(text, ref.address.address1) && mentions(text, ref.address.zip);
-  return ref.strategy === 'order_city' ? mentions(text, ref.city) : true;
-}
+  #onProposal(request: RetailRequest, text: string): string {
+    const decoy = this.#decoy();
+    if (decoy !== undefined && this.#decoyNamed && !this.#decoyWithdrawn) {
+      this.#decoyWithdrawn = true;
+      this.log.note(decoy.kind);
+      const final =
+        decoy.field === 'payment' && 'payment' in request
+          ? paymentText(request.payment)
+          : request.kind === 'cancel_pending_order'
+            ? request.reason
+            : '';
+      return this.styled(
+        T.changeMind(
+          this.rng,
+          decoy.kind === 'reject_proposal',
+          final,
+          decoy.field === 'payment' ? 'payment' : 'reason',
+        ),
+      );
+    }
+    if (proposalMatches(request, text)) {
+      this.#confirmed = true;
+      return this.styled(T.yes(this.rng), true);
+    }
+    return this.styled(T.decline(this.rng, T.statement(this.rng, request)), true);
+  }
 
-/** Whether a proposal (the agent's confirmation text, lower-cased) matches the customer's request. */
-export function proposalMatches(request: RetailRequest, text: string): boolean {
-  const verb = VERBS[request.kind];
-  if (verb !== undefined && !verb.test(text)) return false;
-  switch (request.kind) {
-    case 'cancel_pending_order':
-      return orderMentioned(text, request.order) && mentions(text, request.reason);
-    case 'modify_pending_order_address':
-      return orderMentioned(text, request.order) && addressMentioned(text, request.address);
-    case 'modify_pending_order_payment':
-      return orderMentioned(text, request.order) && paymentMentioned(text, request.payment);
-    case 'modify_pending_order_items':
-    case 'exchange_delivered_order_items':
-      return (
-        orderMentioned(text, request.order) &&
-        request.items.every(
-          (s) => itemMentioned(text, s.item) && replacementMentioned(text, s.replacement),
-        ) &&
-        paymentMentioned(text, request.payment)
-      );
-    case 'modify_user_address':
-      return addressMentioned(text, request.address);
-    case 'return_delivered_order_items':
-      return (
-        orderMentioned(text, request.order) &&
-        request.items.every((i) => itemMentioned(text, i)) &&
-        paymentMentioned(text, request.payment)
-      );
-    default:
+  /** The answer to a question about one detail of the request, or undefined when the question is about none. */
+  #answer(r: RetailRequest, q: string): string | undefined {
+    const i = this.request;
+    const rng = this.rng;
+    const give = (field: string): boolean => {
+      // true: give the vague form now (first time asked); false: the exact one
+      const vague = this.entry('ambiguous_reference', i, field);
+      if (vague === undefined) return false;
+      if (!this.#vagueGiven.has(`${i}:${field}`)) {
+        this.#vagueGiven.add(`${i}:${field}`);
+        return true;
+      }
+      this.log.note('ambiguous_reference');
       return false;
+    };
+    const detail = (s: string): string => {
+      if (this.#partial.has(i)) this.log.note('partial_info');
+      return s;
+    };
+    if (/(reason|no longer needed|by mistake)/.test(q) && r.kind === 'cancel_pending_order') {
+      const decoy = this.#decoy();
+      if (decoy?.field === 'reason' && !this.#decoyWithdrawn) {
+        this.#decoyNamed = true;
+        return detail(T.answerReason(rng, String(decoy.first)));
+      }
+      return detail(T.answerReason(rng, r.reason));
+    }
+    if (
+      /(replace|instead|new option)/.test(q) &&
+      'items' in r &&
+      r.kind !== 'return_delivered_order_items' &&
+      r.kind !== 'refusal'
+    )
+      return detail(T.answerReplacement(rng, listText(r.items.map((s) => variantText(s.replacement)))));
+    if (/(item|product)/.test(q) && 'items' in r && r.items !== undefined) {
+      if (give('item')) {
+        const vague = this.entry('ambiguous_reference', i, 'item');
+        return detail(T.answerItems(rng, `the ${String(vague?.product_name).toLowerCase()}`));
+      }
+      const items =
+        r.kind === 'return_delivered_order_items' || r.kind === 'refusal'
+          ? countedList(r.items ?? [], itemText)
+          : listText(r.items.map((s) => `${itemText(s.item)} for ${variantText(s.replacement)}`));
+      return detail(T.answerItems(rng, items));
+    }
+    if (/(payment|pay\b|card|refund)/.test(q) && 'payment' in r) {
+      if (give('payment')) {
+        const vague = this.entry('ambiguous_reference', i, 'payment');
+        return detail(T.answerPayment(rng, vague?.vague as PaymentRef));
+      }
+      const decoy = this.#decoy();
+      if (decoy?.field === 'payment' && !this.#decoyWithdrawn) {
+        this.#decoyNamed = true;
+        return detail(T.answerPayment(rng, decoy.first as PaymentRef));
+      }
+      return detail(T.answerPayment(rng, r.payment));
+    }
+    if (/(address|ship)/.test(q) && 'address' in r)
+      return detail(T.answerAddress(rng, addressRefText(r.address)));
+    if (/order/.test(q) && 'order' in r) {
+      if (give('order')) {
+        const vague = this.entry('ambiguous_reference', i, 'order');
+        return detail(T.answerOrder(rng, `my order with ${mentionText(vague?.mention as ItemMention)}`));
+      }
+      return detail(T.answerOrder(rng, orderText(rng, r.order)));
+    }
+    return undefined;
   }
 }

@@ -2,8 +2,10 @@ import { toPyValue } from '../../../core/py-value.js';
 import type { Rng } from '../../../core/rng.js';
 import type { EnvironmentBase } from '../../../env/environment-base.js';
 import type { Episode } from '../../../env/episode.js';
+import { personaText } from '../../../tasks/behaviour.js';
 import { moneyText } from '../../../tasks/communicate.js';
 import type { DrawRequest, TaskDraft } from '../../../tasks/synthesis.js';
+import { drawRetailBehaviour } from './behaviour.js';
 import { buildRequest } from './build-request.js';
 import { CANDIDATE_DRAWS, type Draft } from './candidates.js';
 import { describeUser, FuzzContext, type UserState } from './fuzzify.js';
@@ -87,7 +89,7 @@ function drawConstraints(rng: Rng, state: UserState, k: number): Draft[] | undef
 }
 
 /** Users as the email / name+zip lookups see them (for the uniqueness of the user reference). */
-function allUsers(base: EnvironmentBase): UserView[] {
+function allUserViews(base: EnvironmentBase): UserView[] {
   return base.sql.all('SELECT user_id, first_name, last_name, zip, email FROM users').map((r) => ({
     user_id: String(r.user_id),
     name: { first_name: String(r.first_name), last_name: String(r.last_name) },
@@ -120,15 +122,18 @@ export function drawRetailTask(
     if (drafts === undefined) return { rejected: `user has too few eligible entities for k=${request.k}` };
     const context = new FuzzContext(rng.child('fuzz'), request.fuzzLevel);
     context.states = [initial];
-    const userRef = describeUser(context, initial.user, allUsers(base));
+    const everyone = allUserViews(base);
+    const userRef = describeUser(context, initial.user, everyone);
     if (userRef === undefined) return { rejected: 'user cannot be identified uniquely' };
     const requests: RetailRequest[] = [];
+    const states: UserState[] = [];
     const perRequest: string[][] = [];
     const constraints = drafts.map((d, i) => ({ id: `c${i + 1}`, kind: d.kind, args: d.args }));
     for (const [i, draft] of drafts.entries()) {
       const current = i === 0 ? initial : userState(episode, userId);
       if (current === undefined) return { rejected: 'user vanished' };
       context.states = i === 0 ? [initial] : [initial, current];
+      states.push(current);
       const before = context.strategies.length;
       const req = buildRequest(context, draft, current);
       perRequest.push(context.strategies.slice(before));
@@ -168,11 +173,19 @@ export function drawRetailTask(
       strategies: perRequest,
       hidden_ids: [...context.hidden],
     };
+    const behaviour = drawRetailBehaviour(rng.child('behaviour'), {
+      user: userRef,
+      requests,
+      states,
+      allUsers: everyone,
+    });
     return {
       userId,
       constraints,
       fuzz: fuzz as unknown as Record<string, unknown>,
-      instructions: scenarioInstructions(rng.child('text'), userRef, requests),
+      instructions: scenarioInstructions(rng.child('text'), userRef, requests, behaviour),
+      behaviour,
+      persona: personaText(behaviour.persona),
       strategies: perRequest,
       userStrategy: `user:${userRef.strategy}`,
       hiddenIds: [...context.hidden],

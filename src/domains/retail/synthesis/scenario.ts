@@ -1,15 +1,17 @@
 import type { Rng } from '../../../core/rng.js';
+import type { Behaviour } from '../../../tasks/behaviour.js';
 import type { Tau2Instructions } from '../../../tasks/tau2-task.js';
 import {
   addressRefText,
   countedList,
   itemText,
   listText,
+  mentionText,
   orderText,
   paymentText,
   variantText,
 } from './phrases.js';
-import type { UserRef } from './references.js';
+import type { ItemMention, PaymentRef, UserRef } from './references.js';
 import type { RetailRequest } from './requests.js';
 
 /**
@@ -88,11 +90,78 @@ export function requestSentence(rng: Rng, r: RetailRequest): string {
   }
 }
 
+/** The behaviour's knowledge entries and events as second-person instructions (docs/conversations.md). */
+export function behaviourSentences(behaviour: Behaviour, requests: readonly RetailRequest[]): string[] {
+  const n = (i: unknown) => (requests.length === 1 ? 'your request' : `request (${Number(i) + 1})`);
+  const out: string[] = [];
+  for (const k of behaviour.knowledge) {
+    if (k.kind === 'wrong_detail')
+      out.push(
+        k.field === 'email'
+          ? `The first time you give your email you get it slightly wrong (${String(k.value)}); when the agent cannot find your account, correct it.`
+          : `The first time you give your zip code you get it wrong (${String(k.value)}); when the agent cannot find your account, correct it.`,
+      );
+    if (k.kind === 'partial_info')
+      out.push(
+        `For ${n(k.request)}, first say only what you want done; give the details (which order, which items, which payment method or address) only when the agent asks for them.`,
+      );
+  }
+  for (const e of behaviour.events) {
+    const r = requests[e.request ?? 0];
+    switch (e.kind) {
+      case 'ambiguous_reference':
+        out.push(
+          e.field === 'order'
+            ? `For ${n(e.request)}, at first call the order just "the order with ${mentionText(e.mention as ItemMention)}"; say which one exactly when the agent asks.`
+            : e.field === 'payment'
+              ? `For ${n(e.request)}, at first just say "your credit card"; name the card exactly when the agent asks which one.`
+              : `For ${n(e.request)}, at first just say "the ${String(e.product_name).toLowerCase()}"; give its options when the agent asks which one.`,
+        );
+        break;
+      case 'change_of_mind':
+      case 'reject_proposal': {
+        const first =
+          e.field === 'reason'
+            ? `the reason "${String(e.first)}"`
+            : second(paymentText(e.first as PaymentRef));
+        const final =
+          e.field === 'reason' && r?.kind === 'cancel_pending_order'
+            ? `the reason "${r.reason}"`
+            : r !== undefined && 'payment' in r
+              ? second(paymentText(r.payment))
+              : 'what is described above';
+        out.push(
+          `For ${n(e.request)}, first ask for ${first}; when the agent proposes it, change your mind and ask for ${final} instead (that is what you finally want).`,
+        );
+        break;
+      }
+      case 'push_back':
+        out.push(
+          `If the agent says ${n(e.request)} is not possible, push back once and ask for an exception before accepting.`,
+        );
+        break;
+      case 'transfer':
+        out.push('If the agent still refuses after you push back, ask to be transferred to a human agent.');
+        break;
+      case 'side_question':
+        out.push(
+          `After ${n(e.request)} is dealt with, ask ${e.topic === 'products' ? 'what kinds of products the store sells' : 'how long a refund takes'}.`,
+        );
+        break;
+      case 'two_requests':
+        out.push('Mention your first two requests together in one message.');
+        break;
+    }
+  }
+  return out;
+}
+
 /** The whole scenario of a task. */
 export function scenarioInstructions(
   rng: Rng,
   user: UserRef,
   requests: readonly RetailRequest[],
+  behaviour?: Behaviour,
 ): Tau2Instructions {
   const sentences = requests.map((r) => requestSentence(rng, r));
   const reason =
@@ -115,6 +184,7 @@ export function scenarioInstructions(
     'Only give details when the agent asks for them, and describe things the way you know them.',
     'Say yes to a proposed change only if it matches what you want.',
     refused ? 'If the agent explains that something is not possible, accept that and move on.' : '',
+    ...(behaviour === undefined ? [] : behaviourSentences(behaviour, requests)),
     'When everything is done, thank the agent and end the conversation.',
   ].filter((x) => x !== '');
   return {
