@@ -122,7 +122,7 @@ export function drawCall(
       );
       if (v === undefined) return { rejected: `no value for ${plan.table.name}.${role.column}` };
       args[p] = v;
-      sets.push(`${words(role.column)} ${JSON.stringify(v)}`);
+      sets.push(`the ${words(role.column)} set to ${JSON.stringify(v)}`);
     }
   }
   let subject = '';
@@ -151,7 +151,7 @@ export function drawCall(
     plan.op === 'delete'
       ? `You want ${subject} removed.`
       : plan.op === 'update'
-        ? `For ${subject}, you want ${[...sets, ...links].join(' and ')} set.`
-        : `You want a new ${noun} added with ${[...sets, ...links].join(' and ')}.`;
+        ? `You want ${subject} changed, with ${[...sets, ...links].join(' and ')}.`
+        : `You want a new ${noun} added, with ${[...sets, ...links].join(' and ')}.`;
   return { args, text, references, hidden };
 }

@@ -13,8 +13,10 @@ import type { Domain } from '../domain.js';
 import { deriveOutputSchema } from './output-schema.js';
 import { bindParams, paramSchema } from './placeholders.js';
 import { readSchema, type TableInfo } from './schema-info.js';
+import { SqlOracleAgent, type SqlOracleContext } from './sim/oracle.js';
+import { SqlScriptedUser } from './sim/user.js';
 import { readSqlSpec, type SqlSpec } from './spec-schema.js';
-import { sqlSynthesis } from './sql-synthesis.js';
+import { type SqlFuzz, sqlSynthesis } from './sql-synthesis.js';
 import { analyseStatement, UnsafeStatementError } from './statement-safety.js';
 import { type SqlTemplate, templateTool } from './template-tool.js';
 
@@ -207,6 +209,16 @@ export function loadSqlDomain(file: string): SqlDomain {
         ? []
         : ['', 'Rules (refuse these requests):', ...rules.map((r) => `- ${r.refusal}`)]),
     ].join('\n');
+    const synthesis = sqlSynthesis({ templates, tables, rules, collections });
+    const oracleContext: SqlOracleContext = {
+      refusalLookup: new Map(
+        synthesis.kinds.flatMap((k) => {
+          const l = k.grounding?.lookup[0];
+          return l === undefined ? [] : [[k.name, { tool: l.tool, argument: l.argument }] as const];
+        }),
+      ),
+      refusalText: new Map(rules.map((r) => [`refuse_${r.name}`, r.refusal])),
+    };
     const domain: Domain = {
       name: spec.json.name,
       version: `sql-1+${sha256Hex(JSON.stringify(spec.json)).slice(0, 12)}`,
@@ -217,7 +229,17 @@ export function loadSqlDomain(file: string): SqlDomain {
         cove: policy,
         instructions: `You help users of the ${spec.json.name} database. Use the tools; make one tool call at a time.`,
       },
-      synthesis: sqlSynthesis({ templates, tables, rules, collections }),
+      synthesis,
+      simulation: {
+        createOracleAgent: (task, rng) =>
+          new SqlOracleAgent(task.fuzz as unknown as SqlFuzz, task.constraints, rng, oracleContext),
+        createScriptedUser: (task, rng) =>
+          new SqlScriptedUser(
+            task.fuzz as unknown as SqlFuzz,
+            rng,
+            task.behaviour ?? { persona: 'friendly', knowledge: [], events: [] },
+          ),
+      },
       files: {
         openBase(dbFile: string) {
           const same = resolve(dbFile) === resolve(spec.file);

@@ -5,6 +5,7 @@ import type { EnvironmentBase } from '../../env/environment-base.js';
 import type { Episode } from '../../env/episode.js';
 import type { SqlValue } from '../../env/sql.js';
 import { quoteIdent } from '../../env/sql-collections.js';
+import { PERSONAS, personaText } from '../../tasks/behaviour.js';
 import type { Constraint, ConstraintKind, Grounding } from '../../tasks/constraint.js';
 import type { DomainSynthesis, DrawRequest, TaskDraft } from '../../tasks/synthesis.js';
 import { type DrawnCall, drawCall, referenceFor } from './draw-call.js';
@@ -326,7 +327,10 @@ function draw(
     const told = communicate.find((v) => reason.toLowerCase().includes(v.toLowerCase()));
     if (told !== undefined) return { rejected: `the request already states the answer ${told}` };
     const fuzz: SqlFuzz = { hidden_ids: [...hidden], goals };
+    const persona = rng.pick(PERSONAS);
     return {
+      behaviour: { persona, knowledge: [], events: [] },
+      persona: personaText(persona),
       userId: 'user',
       constraints,
       fuzz: fuzz as unknown as Readonly<Record<string, unknown>>,

@@ -86,7 +86,7 @@ function goldTrajectory(
   return { messages, toolCalls };
 }
 
-describe('SQL domains end to end: synth tools → spec → tasks → gold replay verified', () => {
+describe('SQL domains end to end: synth tools → spec → tasks → replay → generate (scripted roles), gold verified', () => {
   for (const rel of DATABASES) {
     const name = rel
       .split('/')
