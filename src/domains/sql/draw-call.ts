@@ -1,6 +1,6 @@
 import type { Rng } from '../../core/rng.js';
 import type { Episode } from '../../env/episode.js';
-import type { SqlValue } from '../../env/sql.js';
+import type { SqlConnection, SqlValue } from '../../env/sql.js';
 import { quoteIdent } from '../../env/sql-collections.js';
 import {
   describeRow,
@@ -8,6 +8,7 @@ import {
   plain,
   type Reference,
   renderReference,
+  resolveReference,
   sqlParam,
   words,
 } from './references.js';
@@ -30,11 +31,18 @@ export function referenceFor(
   table: TableInfo,
   key: Record<string, Plain>,
   fuzzy: boolean,
+  initial?: SqlConnection,
 ): Reference | undefined {
   if (!fuzzy) return { table: table.name, key, clauses: [] };
   const hidden = Object.values(key).map((v) => String(v));
   const clauses = describeRow(episode.sql, tables, table, key, hidden);
-  return clauses === undefined ? undefined : { table: table.name, key, clauses };
+  if (clauses === undefined) return undefined;
+  // the description must name the same row in the initial state too (what the recheck and the user go by)
+  if (initial !== undefined) {
+    const rows = resolveReference(initial, tables, { table: table.name, clauses });
+    if (rows.length !== 1 || JSON.stringify(rows[0]) !== JSON.stringify(key)) return undefined;
+  }
+  return { table: table.name, key, clauses };
 }
 
 function randomRow(rng: Rng, episode: Episode, table: string): Record<string, SqlValue> | undefined {
@@ -73,6 +81,8 @@ export function drawCall(
   episode: Episode,
   plan: WritePlan,
   tables: readonly TableInfo[],
+  /** The base's connection: descriptions must name the same row there. */
+  initial: SqlConnection,
   fuzzy: () => boolean,
   refusal?: {
     readonly rule: SqlRuleJson;
@@ -105,6 +115,7 @@ export function drawCall(
         parent,
         { [parent.primaryKey[0] as string]: plain(prow[parent.primaryKey[0] as string]) },
         fuzzy(),
+        initial,
       );
       if (ref === undefined) return { rejected: `no unique description of a ${parent.name} row` };
       references.push({ ...ref, param: p });
@@ -128,7 +139,7 @@ export function drawCall(
   let subject = '';
   if (plan.op !== 'insert') {
     const key = Object.fromEntries(keyParams.map(([p, r]) => [r.column, args[p] as Plain]));
-    const ref = referenceFor(episode, tables, plan.table, key, fuzzy());
+    const ref = referenceFor(episode, tables, plan.table, key, fuzzy(), initial);
     if (ref === undefined)
       return { rejected: `no unique description of ${plan.table.name} ${JSON.stringify(key)}` };
     references.unshift({ ...ref, param: (keyParams[0] as [string, unknown])[0] });

@@ -3,7 +3,7 @@ import type { Rng } from '../../core/rng.js';
 import type { StateCollection } from '../../env/environment.js';
 import type { EnvironmentBase } from '../../env/environment-base.js';
 import type { Episode } from '../../env/episode.js';
-import type { SqlValue } from '../../env/sql.js';
+import type { SqlConnection, SqlValue } from '../../env/sql.js';
 import { quoteIdent } from '../../env/sql-collections.js';
 import { PERSONAS, personaText } from '../../tasks/behaviour.js';
 import type { Constraint, ConstraintKind, Grounding } from '../../tasks/constraint.js';
@@ -235,7 +235,7 @@ function draw(
     const slot = (id: string, pick: Picked): { rejected: string; fatal?: true } | undefined => {
       const fuzzy = () => request.fuzzLevel === 2 || (request.fuzzLevel === 1 && rng.chance(0.5));
       if (pick.type === 'info') {
-        const made = infoGoal(rng, episode, pick, tables, fuzzy());
+        const made = infoGoal(rng, episode, pick, tables, fuzzy(), base.sql);
         if ('rejected' in made) return made;
         const clash = clashes(made.text, made.hidden, String(made.args.value));
         if (clash !== undefined) return { rejected: clash };
@@ -260,7 +260,7 @@ function draw(
         }
       };
       const rule = pick.type === 'refusal' ? { rule: pick.rule, probe } : undefined;
-      const call = drawCall(rng, episode, pick.plan, tables, fuzzy, rule);
+      const call = drawCall(rng, episode, pick.plan, tables, base.sql, fuzzy, rule);
       if ('rejected' in call) return call;
       const clash = clashes(call.text, call.hidden);
       if (clash !== undefined) return { rejected: clash };
@@ -358,6 +358,7 @@ function infoGoal(
   pick: Extract<Picked, { type: 'info' }>,
   tables: readonly TableInfo[],
   fuzzy: boolean,
+  initial: SqlConnection,
 ):
   | { args: Record<string, unknown>; text: string; ref: Reference & { param: string }; hidden: string[] }
   | { rejected: string } {
@@ -370,7 +371,7 @@ function infoGoal(
     BigInt(rng.int(0, n - 1)),
   );
   const key = plain(row?.k as SqlValue);
-  const ref = referenceFor(episode, tables, table, { [keyCol]: key }, fuzzy);
+  const ref = referenceFor(episode, tables, table, { [keyCol]: key }, fuzzy, initial);
   if (ref === undefined) return { rejected: `no unique description of ${table.name} ${key}` };
   const result = episode.call(pick.template.json.name, toPyValue({ [pick.param]: key }));
   if (result.error) return { rejected: `${pick.template.json.name} fails: ${result.content}` };
