@@ -51,9 +51,11 @@ describe('scripted user', () => {
       PROPOSAL,
       'Done: your exchange has been requested.',
     ]);
-    expect(said[0]).toMatch(/exchange the desk lamp for the same desk lamp but with color brass/);
+    expect(said[0]).toMatch(/exchange .*desk lamp.*brass/);
+    expect(said[0]).toMatch(/visa/i);
     expect(said[1]).toContain('mia.lopez4410@example.net');
-    expect(said[2]).toMatch(/my Visa credit card/);
+    expect(said[2]).toMatch(/Visa/);
+    expect(said[2]).not.toMatch(/desk lamp/);
     expect(isAffirmative(said[3] ?? '')).toBe(true);
     expect(said[3]).not.toContain('###STOP###');
     expect(said[4]).toContain('###STOP###');
@@ -88,8 +90,9 @@ describe('scripted user', () => {
     expect(said[0]).not.toMatch(/desk lamp|visa/i);
     expect(said[2]).toMatch(/desk lamp/i);
     expect(said[2]).not.toMatch(/visa/i);
-    expect(said[3]).toMatch(/the desk lamp for the same desk lamp but with color brass/);
-    expect(said[4]).toMatch(/Visa credit card/);
+    expect(said[3]).toMatch(/desk lamp.*brass/);
+    expect(said[3]).not.toMatch(/visa/i);
+    expect(said[4]).toMatch(/Visa/);
   });
 
   it('gives a wrong email first, corrects it when the agent cannot find the account, and reports the events', async () => {
@@ -112,8 +115,9 @@ describe('scripted user', () => {
       visible.push({ role: 'user', content: turn.content });
       said.push(turn.content);
     }
-    expect(said.slice(0, 2).join(' ')).toContain('mia.lopez4411@example.net');
-    expect(said[2]).toContain('mia.lopez4410@example.net');
+    const all = said.join('\n');
+    expect(all).toContain('mia.lopez4411@example.net');
+    expect(all.indexOf('mia.lopez4411@example.net')).toBeLessThan(all.indexOf('mia.lopez4410@example.net'));
     expect(user.enactedEvents()).toEqual(['wrong_detail']);
   });
 
@@ -138,9 +142,9 @@ describe('scripted user', () => {
       ],
       behaviour,
     );
-    expect(said[0]).toMatch(/my PayPal account/);
+    expect(said[0]).toMatch(/PayPal/);
     expect(said[0]).not.toMatch(/visa/i);
-    expect(said[2]).toMatch(/my Visa credit card instead|rather (use|go with) my Visa credit card/);
+    expect(said[2]).toMatch(/Visa/);
     expect(isAffirmative(said[2] ?? '')).toBe(false);
     expect(isAffirmative(said[3] ?? '')).toBe(true);
   });

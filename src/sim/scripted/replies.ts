@@ -4,8 +4,10 @@
  * introduced as one). A handful of regular expressions, compiled once.
  */
 
-const NO = /\b(no|nope|don't|do not|not what|wrong|stop|actually|instead|rather)\b/i;
-const YES = /\b(yes|yeah|yep|sure|correct|go ahead|please do|confirm(ed)?|ok|okay|proceed)\b/i;
+const NO =
+  /\b(no|nope|not|don't|do not|wrong|stop|actually|instead|rather|wait|second thought|changed my mind|should be)\b/i;
+const YES =
+  /\b(yes|yeah|yep|sure|correct|right|exactly|go ahead|please do|do it|confirm(ed)?|ok|okay|proceed|sounds good|good|fine|works)\b/i;
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]+/g;
 const ZIP = /zip(?: code)?(?: is)?:?\s*(\d{5})/g;
 

@@ -106,7 +106,7 @@ export function proposalMatches(request: RetailRequest, text: string): boolean {
 /** The words a customer uses for each kind of request (one of them appears in every way the customer asks). */
 const INTENTS: Record<string, RegExp> = {
   cancel_pending_order: /\bcancel\b/,
-  modify_pending_order_address: /\b(address|ship)/,
+  modify_pending_order_address: /\b(address|ship|send|deliver)/,
   modify_pending_order_payment: /\b(pay|payment)\b/,
   modify_pending_order_items: /\b(change|swap|switch|modify)\b/,
   modify_user_address: /\baddress\b/,

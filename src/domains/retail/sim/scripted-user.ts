@@ -15,6 +15,7 @@ import {
 import type { ItemMention, PaymentRef } from '../synthesis/references.js';
 import type { RetailFuzz, RetailRequest } from '../synthesis/requests.js';
 import { proposalMatches } from './mentions.js';
+import * as R from './user-replies.js';
 import * as T from './user-texts.js';
 
 export { proposalMatches } from './mentions.js';
@@ -48,6 +49,7 @@ export class RetailScriptedUser extends ScriptedUser {
   #wrongGiven = false;
   #confirmed = false;
   readonly #stated = new Set<number>();
+  readonly #nudged = new Set<number>();
   readonly #partial = new Set<number>();
   /** `<request>:<field>` of vague mentions already made, and of decoys already named / withdrawn. */
   readonly #vagueGiven = new Set<string>();
@@ -67,6 +69,11 @@ export class RetailScriptedUser extends ScriptedUser {
     return this.entry('change_of_mind', request) ?? this.entry('reject_proposal', request);
   }
 
+  #stop(): string {
+    const requests = this.#fuzz.requests;
+    return R.stop(this.rng, T.topicOf(requests[Math.min(this.request, requests.length) - 1]));
+  }
+
   #current(): RetailRequest | undefined {
     return this.#fuzz.requests[this.request];
   }
@@ -78,7 +85,8 @@ export class RetailScriptedUser extends ScriptedUser {
     const vagueOrder = this.entry('ambiguous_reference', i, 'order');
     if (vagueOrder !== undefined) {
       w.order =
-        this.rng.pick(['my order with ', 'the order with ']) + mentionText(vagueOrder.mention as ItemMention);
+        this.rng.pick(['my order with ', 'the order with ']) +
+        mentionText(vagueOrder.mention as ItemMention, this.rng);
       this.#vagueGiven.add(`${i}:order`);
     }
     const vaguePay = this.entry('ambiguous_reference', i, 'payment');
@@ -90,13 +98,13 @@ export class RetailScriptedUser extends ScriptedUser {
     if (vagueItem !== undefined && 'items' in r && r.items !== undefined) {
       const name = `the ${String(vagueItem.product_name).toLowerCase()}`;
       w.items = r.items
-        .map((x) => ('replacement' in x ? `${name} for ${variantText(x.replacement)}` : name))
+        .map((x) => ('replacement' in x ? `${name} for ${variantText(x.replacement, this.rng)}` : name))
         .join(' and ');
       this.#vagueGiven.add(`${i}:item`);
     }
     const decoy = this.#decoy(i);
     if (decoy !== undefined && i === this.request) {
-      if (decoy.field === 'payment') w.payment = paymentText(decoy.first as PaymentRef);
+      if (decoy.field === 'payment') w.payment = paymentText(decoy.first as PaymentRef, this.rng);
       else w.reason = String(decoy.first);
       this.#decoyNamed = true;
     }
@@ -127,14 +135,14 @@ export class RetailScriptedUser extends ScriptedUser {
       this.#sideDone = true;
       this.#sidePending = true;
       this.log.note('side_question');
-      return this.styled(`${prefix} ${T.sideQuestion(this.rng, String(side.topic))}`);
+      return this.styled(`${prefix} ${R.sideQuestion(this.rng, String(side.topic))}`);
     }
     return this.#continue((next) => `${prefix} ${this.#joined(next)}`);
   }
 
   /** `next` after a connector ("Also, i'd like …" keeps "I" upper-case). */
   #joined(next: string): string {
-    const c = T.connector(this.rng);
+    const c = R.connector(this.rng);
     if (c === '' || /[.:]$/.test(c)) return `${c} ${next}`.trim();
     return `${c} ${this.#lower(next)}`;
   }
@@ -142,8 +150,14 @@ export class RetailScriptedUser extends ScriptedUser {
   /** The next request (wrapped), a nudge when it was already stated, or the stop message. */
   #continue(wrap: (next: string) => string): string {
     const next = this.#current();
-    if (next === undefined) return T.stop(this.rng);
-    if (this.#stated.has(this.request)) return this.styled(T.nudge(this.rng));
+    if (next === undefined) return this.#stop();
+    if (this.#stated.has(this.request)) {
+      if (!this.#nudged.has(this.request)) {
+        this.#nudged.add(this.request);
+        return this.styled(R.nudge(this.rng, T.topicOf(next)));
+      }
+      return this.styled(T.statement(this.rng, next));
+    }
     return this.styled(wrap(this.#statement(this.request)));
   }
 
@@ -153,57 +167,62 @@ export class RetailScriptedUser extends ScriptedUser {
     if (wrong !== undefined && !this.#wrongGiven) {
       this.#wrongGiven = true;
       this.log.note('wrong_detail');
-      return T.identityText(
+      return R.identityText(
         this.rng,
         u,
         wrong.field === 'email' ? { email: String(wrong.value) } : { zip: String(wrong.value) },
       );
     }
     this.#identified = true;
-    return T.identityText(this.rng, u);
+    return R.identityText(this.rng, u);
   }
 
   protected reply(agent: string): string {
     const request = this.#current();
-    if (this.turns > 10 + 12 * this.#fuzz.requests.length) return T.stop(this.rng);
+    if (this.turns > 10 + 12 * this.#fuzz.requests.length) return this.#stop();
     const text = agent.toLowerCase();
-    if (text.includes('transferred to a human')) return T.transferred();
-    if (request === undefined && !this.#sidePending) return T.stop(this.rng);
+    if (text.includes('transferred to a human')) return R.transferred();
+    if (request === undefined && !this.#sidePending) return this.#stop();
     if (this.turns === 1) return this.#open();
-    if (!this.#identified && /(e-?mail|zip|identity|verify|authenticat|account)/.test(text)) {
+    const asksIdentity = /(e-?mail|zip)/.test(lastQuestion(agent));
+    if (
+      (!this.#identified && /(e-?mail|zip|identity|verify|authenticat|account)/.test(text)) ||
+      asksIdentity
+    ) {
       if (this.#wrongGiven && NOT_FOUND.test(text))
-        return this.styled(T.correctIdentity(this.rng, this.#identity()));
+        return this.styled(R.correctIdentity(this.rng, this.#identity()));
       const forgot = this.behaviour.knowledge.some((k) => k.kind === 'no_email');
-      return this.styled(T.identify(this.rng, this.#identity(), forgot && /e-?mail/.test(text)));
+      return this.styled(R.identify(this.rng, this.#identity(), forgot && /e-?mail/.test(text)));
     }
     if (this.#sidePending) {
       this.#sidePending = false;
-      return this.#continue((next) => T.afterSide(this.rng, next));
+      return this.#continue((next) => R.afterSide(this.rng, next));
     }
-    if (request === undefined) return T.stop(this.rng);
-    if (GAVE_UP.test(text)) return this.#advance(T.acceptRefusal(this.rng));
+    if (request === undefined) return this.#stop();
+    if (text.includes('tell me again')) this.#confirmed = false;
+    if (GAVE_UP.test(text)) return this.#advance(R.acceptRefusal(this.rng));
     const isWrite = request.kind !== 'information' && request.kind !== 'refusal';
     if (isWrite && !this.#confirmed && PROPOSAL.test(text)) return this.#onProposal(request, text);
-    if (isWrite && this.#confirmed && REPORT.test(text)) return this.#advance(T.thanks(this.rng));
+    if (isWrite && this.#confirmed && REPORT.test(text)) return this.#advance(R.thanks(this.rng));
     if (request.kind === 'refusal' && REFUSAL.test(text)) {
       if (this.entry('push_back') !== undefined && !this.#pushed) {
         this.#pushed = true;
         this.log.note('push_back');
-        return this.styled(T.pushBack(this.rng));
+        return this.styled(R.pushBack(this.rng, T.topicOf(request)));
       }
       if (this.entry('transfer') !== undefined && !this.#askedHuman) {
         this.#askedHuman = true;
         this.log.note('transfer');
-        return this.styled(T.askHuman(this.rng));
+        return this.styled(R.askHuman(this.rng));
       }
-      return this.#advance(T.acceptRefusal(this.rng));
+      return this.#advance(R.acceptRefusal(this.rng));
     }
-    if (request.kind === 'information' && /\$\d/.test(text)) return this.#advance(T.thanks(this.rng));
+    if (request.kind === 'information' && /\$\d/.test(text)) return this.#advance(R.thanks(this.rng));
     const q = lastQuestion(agent);
     const answer = q === '' ? undefined : this.#answer(request, q);
     if (answer !== undefined) return this.styled(answer);
     if (MORE.test(text)) return this.#continue((next) => next);
-    return this.styled(T.decline(this.rng, T.statement(this.rng, request)), true);
+    return this.styled(R.decline(this.rng, T.statement(this.rng, request)), true);
   }
 
   #open(): string {
@@ -227,24 +246,25 @@ export class RetailScriptedUser extends ScriptedUser {
       this.log.note(decoy.kind);
       const final =
         decoy.field === 'payment' && 'payment' in request
-          ? paymentText(request.payment)
+          ? paymentText(request.payment, this.rng)
           : request.kind === 'cancel_pending_order'
             ? request.reason
             : '';
       return this.styled(
-        T.changeMind(
+        R.changeMind(
           this.rng,
           decoy.kind === 'reject_proposal',
           final,
           decoy.field === 'payment' ? 'payment' : 'reason',
         ),
+        true,
       );
     }
     if (proposalMatches(request, text)) {
       this.#confirmed = true;
-      return this.styled(T.yes(this.rng), true);
+      return this.styled(R.yes(this.rng, T.subjectOf(this.rng, request)));
     }
-    return this.styled(T.decline(this.rng, T.statement(this.rng, request)), true);
+    return this.styled(R.decline(this.rng, T.statement(this.rng, request)), true);
   }
 
   /** The answer to a question about one detail of the request, or undefined when the question is about none. */
@@ -270,9 +290,9 @@ export class RetailScriptedUser extends ScriptedUser {
       const decoy = this.#decoy();
       if (decoy?.field === 'reason' && !this.#decoyWithdrawn) {
         this.#decoyNamed = true;
-        return detail(T.answerReason(rng, String(decoy.first)));
+        return detail(R.answerReason(rng, String(decoy.first)));
       }
-      return detail(T.answerReason(rng, r.reason));
+      return detail(R.answerReason(rng, r.reason));
     }
     if (
       /(replace|instead|new option)/.test(q) &&
@@ -280,38 +300,46 @@ export class RetailScriptedUser extends ScriptedUser {
       r.kind !== 'return_delivered_order_items' &&
       r.kind !== 'refusal'
     )
-      return detail(T.answerReplacement(rng, listText(r.items.map((s) => variantText(s.replacement)))));
+      return detail(
+        R.answerReplacement(rng, listText(r.items.map((s) => variantText(s.replacement, this.rng)))),
+      );
     if (/(item|product)/.test(q) && 'items' in r && r.items !== undefined) {
       if (give('item')) {
         const vague = this.entry('ambiguous_reference', i, 'item');
-        return detail(T.answerItems(rng, `the ${String(vague?.product_name).toLowerCase()}`));
+        return detail(R.answerItems(rng, `the ${String(vague?.product_name).toLowerCase()}`));
       }
       const items =
         r.kind === 'return_delivered_order_items' || r.kind === 'refusal'
-          ? countedList(r.items ?? [], itemText)
-          : listText(r.items.map((s) => `${itemText(s.item)} for ${variantText(s.replacement)}`));
-      return detail(T.answerItems(rng, items));
+          ? countedList(
+              r.items ?? [],
+              (x) => itemText(x, this.rng),
+              (x) => itemText(x),
+            )
+          : listText(
+              r.items.map((s) => `${itemText(s.item, this.rng)} for ${variantText(s.replacement, this.rng)}`),
+            );
+      return detail(R.answerItems(rng, items));
     }
     if (/(payment|pay\b|card|refund)/.test(q) && 'payment' in r) {
       if (give('payment')) {
         const vague = this.entry('ambiguous_reference', i, 'payment');
-        return detail(T.answerPayment(rng, vague?.vague as PaymentRef));
+        return detail(R.answerPayment(rng, vague?.vague as PaymentRef));
       }
       const decoy = this.#decoy();
       if (decoy?.field === 'payment' && !this.#decoyWithdrawn) {
         this.#decoyNamed = true;
-        return detail(T.answerPayment(rng, decoy.first as PaymentRef));
+        return detail(R.answerPayment(rng, decoy.first as PaymentRef));
       }
-      return detail(T.answerPayment(rng, r.payment));
+      return detail(R.answerPayment(rng, r.payment));
     }
     if (/(address|ship)/.test(q) && 'address' in r)
-      return detail(T.answerAddress(rng, addressRefText(r.address)));
+      return detail(R.answerAddress(rng, addressRefText(r.address)));
     if (/order/.test(q) && 'order' in r) {
       if (give('order')) {
         const vague = this.entry('ambiguous_reference', i, 'order');
-        return detail(T.answerOrder(rng, `my order with ${mentionText(vague?.mention as ItemMention)}`));
+        return detail(R.answerOrder(rng, `my order with ${mentionText(vague?.mention as ItemMention)}`));
       }
-      return detail(T.answerOrder(rng, orderText(rng, r.order)));
+      return detail(R.answerOrder(rng, orderText(rng, r.order)));
     }
     return undefined;
   }

@@ -9,7 +9,6 @@ import {
   paymentText,
   variantText,
 } from '../synthesis/phrases.js';
-import type { PaymentRef, UserRef } from '../synthesis/references.js';
 import type { RetailRequest } from '../synthesis/requests.js';
 
 /**
@@ -39,24 +38,35 @@ function swapsText(
     }
   >,
   w: Wording,
+  rng: Rng,
 ): string {
   if (w.items !== undefined) return w.items;
-  if (r.kind === 'refusal') return countedList(r.items ?? [], itemText);
-  if (r.kind === 'return_delivered_order_items') return countedList(r.items, itemText);
-  return listText(r.items.map((s) => `${itemText(s.item)} for ${variantText(s.replacement)}`));
+  if (r.kind === 'refusal')
+    return countedList(
+      r.items ?? [],
+      (x) => itemText(x, rng),
+      (x) => itemText(x),
+    );
+  if (r.kind === 'return_delivered_order_items')
+    return countedList(
+      r.items,
+      (x) => itemText(x, rng),
+      (x) => itemText(x),
+    );
+  return listText(r.items.map((s) => `${itemText(s.item, rng)} for ${variantText(s.replacement, rng)}`));
 }
 
 /** A request stated in full (with the wording overrides). */
 export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
   const order = () => w.order ?? ('order' in r ? orderText(rng, r.order) : '');
-  const pay = () => w.payment ?? ('payment' in r ? paymentText(r.payment) : '');
+  const pay = () => w.payment ?? ('payment' in r ? paymentText(r.payment, rng) : '');
   const slots = (): Slots => ({ order: order(), pay: pay() });
   switch (r.kind) {
     case 'cancel_pending_order':
       return say(
         rng,
         [
-          "[I'd like to|I want to|I need to|Please] cancel {order}. [It's|The reason is:|Reason:] {reason}.",
+          "[I'd like to|I want to|I need to|Please|I would like to|Could you] cancel {order}[ for me|][.|, please.] [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
           'Can you cancel {order} for me? [It was {reason}.|Reason: {reason}.|I want it cancelled as {reason}.]',
           '{order}, I need to cancel it[, please|]: {reason}.',
         ],
@@ -66,8 +76,8 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          'Could you ship {order} to {addr} instead?',
-          'I need to change the [delivery|shipping] address of {order} to {addr}.',
+          '[Could|Can] you [ship|send|deliver] {order} to {addr} instead?',
+          'I [need|want|would like] to change the [delivery|shipping] address [of|for|on] {order}[ to| so it goes to] {addr}.',
           '[Hi, |]{order} should go to a different address: {addr}.',
         ],
         { ...slots(), addr: addressRefText(r.address) },
@@ -76,8 +86,8 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          "I'd like to pay for {order} with {pay} instead.",
-          'Can you switch the payment of {order} to {pay}?',
+          "I'd [like|prefer] to pay for {order} with {pay} instead[ of what I used|].",
+          '[Can|Could] you [switch|move] the payment [of|for] {order} [to|over to] {pay}?',
           'I want to change how I pay for {order}: please use {pay}.',
         ],
         slots(),
@@ -88,11 +98,11 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          'In {order} I want to {verb} {swaps}. [Please use|Put] {pay} for any price difference.',
-          "I'd like to {verb} {swaps} in {order}, with {pay} for the difference.",
+          'In {order} I [want|would like|need] to {verb} {swaps}. [Please use|Put|Charge] {pay} for [any|the] price difference.',
+          "I'd like to {verb} {swaps} [in|from] {order}, with {pay} [for|covering] the difference.",
           '[About|Regarding] {order}: [can you|could you] {verb} {swaps}? {pay} [for any difference|can cover the difference].',
         ],
-        { ...slots(), verb, swaps: swapsText(r, w) },
+        { ...slots(), verb, swaps: swapsText(r, w, rng) },
       );
     }
     case 'modify_user_address':
@@ -109,11 +119,11 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          'I want to return {items} from {order}. [Please refund|The refund should go to] {pay}.',
-          "I'd like to send back {items} from {order}, with the refund going to {pay}.",
+          'I [want|need|would like] to return {items} from {order}. [Please refund|The refund should go to|Refund it to|Put the money back on] {pay}.',
+          "I'd like to [send back|return] {items} [from|that came in] {order}, with the [refund|money] going [to|back to] {pay}.",
           '[I need to|Can I] return {items} from {order}? {pay} for the refund[, please|].',
         ],
-        { ...slots(), items: swapsText(r, w) },
+        { ...slots(), items: swapsText(r, w, rng) },
       );
     case 'information':
       return r.topic === 'order_total'
@@ -136,7 +146,7 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
             slots(),
           );
     case 'refusal': {
-      const s = { ...slots(), items: swapsText(r, w), reason: r.reason ?? 'no longer needed' };
+      const s = { ...slots(), items: swapsText(r, w, rng), reason: r.reason ?? 'no longer needed' };
       switch (r.action) {
         case 'cancel':
           return say(
@@ -175,45 +185,57 @@ export function partialStatement(rng: Rng, r: RetailRequest): string {
   switch (r.kind) {
     case 'cancel_pending_order':
       return say(rng, [
-        'I [want|need] to cancel an order.',
-        '[Can you help me|I need help to] cancel an order?',
+        'I [want|need|would like] to cancel [an order|one of my orders|something I ordered].',
+        '[Can you help me|I need help to|Could you help me] cancel [an order|a recent order]?',
+        'I [placed|made] an order [I no longer want|by mistake] and [want|need] to cancel it.',
       ]);
     case 'modify_pending_order_address':
       return say(rng, [
-        'I need to change the shipping address on an order.',
-        'One of my orders should ship to a different address.',
+        'I [need|want] to change the [shipping|delivery] address on [an order|one of my orders].',
+        'One of my orders should [ship|go] to a different address.',
+        'Can I [change|update] the address an order [ships to|is delivered to]?',
       ]);
     case 'modify_pending_order_payment':
       return say(rng, [
-        'I want to change how I pay for an order.',
-        "I'd like to switch the payment method on one of my orders, so I pay differently.",
+        'I want to change how I pay for [an order|one of my orders].',
+        "I'd like to switch the payment method on [one of my orders|an order], so I pay differently.",
+        'Can I pay for [an order|a recent order] with a different [payment method|card]?',
       ]);
     case 'modify_pending_order_items':
       return say(rng, [
-        'I want to change [something|an item] in an order that has not shipped yet.',
-        "I'd like to change [some items|a product] in one of my orders.",
+        'I want to change [something|an item] in an order that has [yet to ship|only just been placed].',
+        "I'd like to change [some items|a product|an option] in one of my orders.",
+        'Can I [change|swap] [an item|something] in an order before it ships?',
       ]);
     case 'exchange_delivered_order_items':
       return say(rng, [
         'I [want|need] to exchange [something|an item] I received.',
         "I'd like to exchange [a product|something] from one of my orders.",
+        'Something I [got|received] [is the wrong size|needs a different option]; can I exchange it?',
       ]);
     case 'modify_user_address':
-      return say(rng, ['I need to update my address.', 'My address [changed|is different now].']);
+      return say(rng, [
+        'I [need|want] to update my address.',
+        'My address [changed|is different now][, I moved|].',
+        'Can you update the address [on my account|in my profile]?',
+      ]);
     case 'return_delivered_order_items':
       return say(rng, [
-        'I [want|need] to return [some items|something|a couple of things].',
-        "I'd like to return [a few things|something] from an order.",
+        'I [want|need] to return [some items|something|a couple of things][ I bought|].',
+        "I'd like to return [a few things|something|an item] from [an order|one of my orders].",
+        '[Can I|How do I] return [something|a purchase|an item I received]?',
       ]);
     case 'information':
       return r.topic === 'order_total'
         ? say(rng, [
             'I want to know how much I paid for one of my orders.',
             'How much was I charged for an order?',
+            "[I'm|I am] [checking my statement|doing my budget]: what was the total [paid|charged] for one of my orders?",
           ])
         : say(rng, [
             'I want to check the balance [on|of] my gift card.',
             'How much is left on my gift card?',
+            'Could you tell me my gift card balance?',
           ]);
     case 'refusal':
       return statement(rng, r);
@@ -238,190 +260,46 @@ export function opening(rng: Rng, core: string, identity?: string): string {
     : `${base} ${say(rng, ['By the way, {id}.', '{id}, if you need it.', 'For my account: {id}.'], { id: identity })}`;
 }
 
-/** The identity details as the customer gives them. */
-export function identityText(rng: Rng, user: UserRef, override?: { email?: string; zip?: string }): string {
-  if (user.strategy === 'email') {
-    const email = override?.email ?? user.email;
-    return say(rng, ['my email is {e}', "it's {e}", 'the email is {e}', 'my account email is {e}'], {
-      e: email,
-    });
+/** A product the request is about (lower-cased), when the customer knows one by name. */
+function productOf(r: RetailRequest): string | undefined {
+  if ('items' in r && r.items !== undefined) {
+    for (const x of r.items) {
+      const ref = 'replacement' in x ? x.item : x;
+      if (ref.strategy !== 'id') return ref.product_name.toLowerCase();
+    }
   }
-  return say(
-    rng,
-    [
-      "I'm {f} {l}, zip code {z}",
-      'my name is {f} {l} and my zip code is {z}',
-      '{f} {l}, zip {z}',
-      "it's {f} {l}, zip code {z}",
-    ],
-    { f: user.first_name, l: user.last_name, z: override?.zip ?? user.zip },
-  );
+  if ('order' in r && r.order.strategy === 'items') return r.order.items[0]?.product_name.toLowerCase();
+  return undefined;
 }
 
-export function identify(rng: Rng, identity: string, forgotEmail: boolean): string {
-  const lead = forgotEmail
-    ? say(rng, [
-        "I don't remember [which email I used|my email address], but",
-        "I can't recall the email, sorry.",
-        '[Hmm, |]not sure about the email, but',
-      ])
-    : say(rng, ['Sure,', 'Of course.', 'Yes,', 'Okay,', 'No problem:', '']);
-  return say(rng, ['{lead} {id}.'], { lead, id: identity });
+/** What a yes to the proposal of `r` is about ("the return of the desk lamp", "the address change"). */
+export function subjectOf(rng: Rng, r: RetailRequest): string {
+  const p = productOf(r);
+  const thing = p === undefined ? 'the order' : `the ${p}`;
+  const pick = (xs: string[]) => say(rng, xs, { t: thing }).replace(/^./, (c) => c.toLowerCase());
+  switch (r.kind) {
+    case 'cancel_pending_order':
+      return pick(['the cancellation', 'cancelling it', 'cancelling the order with {t}']);
+    case 'modify_pending_order_address':
+      return pick(['the new address', 'the address change', 'shipping it there']);
+    case 'modify_pending_order_payment':
+      return pick(['the payment change', 'switching the payment', 'that payment method']);
+    case 'modify_pending_order_items':
+      return pick(['the change', 'swapping {t}', 'the new {t}'.replace('the the', 'the')]);
+    case 'exchange_delivered_order_items':
+      return pick(['the exchange', 'exchanging {t}', 'the exchange of {t}']);
+    case 'return_delivered_order_items':
+      return pick(['the return', 'returning {t}', 'the refund', 'the return of {t}']);
+    case 'modify_user_address':
+      return pick(['the address update', 'updating my address', 'the new address']);
+    default:
+      return 'it';
+  }
 }
 
-export function correctIdentity(rng: Rng, identity: string): string {
-  return say(
-    rng,
-    [
-      '[Oh, sorry|Oops|My mistake], [I mistyped it|that was a typo|I got that wrong]. {id}.',
-      '[Sorry|Ah], let me try again: {id}.',
-      'Hmm, try this: {id}.',
-    ],
-    { id: identity },
-  );
-}
-
-export function yes(rng: Rng): string {
-  return say(rng, [
-    '[Yes|Yeah|Yep|Sure|Correct], [please go ahead|that is right|go ahead|do it|that works|sounds good|go for it|please proceed].',
-    'Yes[, please|].',
-    '[That is|That looks] correct[, go ahead|]. ',
-    '[Okay|Ok], [go ahead|confirmed|please proceed].',
-    'Yes, I confirm.',
-    '[Perfect|Great], yes[, please do that|].',
-  ]);
-}
-
-export function changeMind(rng: Rng, reject: boolean, what: string, field: 'payment' | 'reason'): string {
-  const lead = reject
-    ? say(rng, ["No, that's not quite right.", 'Hmm, no, wait.', "No, sorry, that's not what I want."])
-    : say(rng, ["Actually, I've changed my mind.", 'Wait, on second thought,', 'Hold on, actually,']);
-  const body =
-    field === 'payment'
-      ? say(rng, ["[Please use|Could you use|Let's use] {w} instead.", 'I would rather [use|go with] {w}.'], {
-          w: what,
-        })
-      : say(rng, ['[Please put|Make] the reason "{w}" instead.', 'The reason should be "{w}".'], { w: what });
-  return `${lead} ${body}`;
-}
-
-export function decline(rng: Rng, restated: string): string {
-  return say(rng, ['No, that is not what I asked for. {r}', "No, that's wrong. {r}"], { r: restated });
-}
-
-export function thanks(rng: Rng): string {
-  return say(rng, [
-    'Thanks!',
-    'Thank you.',
-    'Great, thank you.',
-    'Perfect.',
-    'Great!',
-    'Cool, thanks.',
-    'Okay, good.',
-    'Wonderful.',
-  ]);
-}
-
-/** What leads into the next request after an acknowledgement ('' sometimes). */
-export function connector(rng: Rng): string {
-  return say(rng, [
-    'There is one more thing.',
-    'I also have another request.',
-    'One more thing:',
-    'Also,',
-    'Next,',
-    '',
-    'While I have you,',
-    'And',
-  ]);
-}
-
-export function nudge(rng: Rng): string {
-  return say(rng, [
-    '[Thanks!|Great.|Perfect.] [And what about|Now, about|Can we do] the other thing I mentioned?',
-    '[Thank you.|Good.] [What about|And] my other request?',
-  ]);
-}
-
-export function acceptRefusal(rng: Rng): string {
-  return say(rng, [
-    'I see, that is a pity, but I understand.',
-    'Oh, okay. I understand.',
-    '[Hmm, |]okay, [fair enough|I get it|if that is the policy].',
-    "That's disappointing, but fine.",
-  ]);
-}
-
-export function pushBack(rng: Rng): string {
-  return say(rng, [
-    "[Really?|Are you sure?|Hmm.] [Can't you make an exception|Is there really nothing you can do][ this once|]? [I really need this.|It's important to me.|]",
-    "Is there no way to make an exception? [I'm a regular customer.|It would help me a lot.]",
-  ]);
-}
-
-export function askHuman(rng: Rng): string {
-  return say(rng, [
-    "Then I'd like to speak to a human agent, please.",
-    'Can you transfer me to a human agent?',
-    "[I'd rather|Let me] talk to a real person about this. Please transfer me to a human agent.",
-  ]);
-}
-
-export function sideQuestion(rng: Rng, topic: string): string {
-  return topic === 'products'
-    ? say(rng, [
-        '[Quick question|By the way|Out of curiosity]: what [kinds|types] of products do you [sell|carry]?',
-        'Also, what [kinds|types] of products do you sell these days?',
-      ])
-    : say(rng, [
-        '[By the way|Also|Quick question], how long does a refund [usually |]take?',
-        'How long does it take for a refund to [come through|arrive|show up]?',
-      ]);
-}
-
-export function afterSide(rng: Rng, next: string): string {
-  return say(rng, ['[Good to know|Thanks for the info|Got it|Okay, thanks]. {n}'], { n: next });
-}
-
-export function stop(rng: Rng): string {
-  return say(rng, [
-    "That's everything, thank you! ###STOP###",
-    '[Great|Perfect], that is all I needed. Thanks for your help. ###STOP###',
-    "[No|Nope], that's it. [Thanks|Thank you][ so much|]! ###STOP###",
-    "That's all for today, thanks! ###STOP###",
-    'Nothing else, thank you[ for your help|]. ###STOP###',
-    '[All good|I am all set] now. Bye! ###STOP###',
-  ]);
-}
-
-export function transferred(): string {
-  return '###TRANSFER###';
-}
-
-/** Answers to the agent's questions about one detail. */
-export function answerOrder(rng: Rng, text: string): string {
-  return say(rng, ["It's {o}.", '{o}.', 'The one [I mean is|I am talking about is] {o}.', '{o}, I think.'], {
-    o: text,
-  });
-}
-
-export function answerItems(rng: Rng, text: string): string {
-  return say(rng, ["It's {i}.", '{i}.', 'I mean {i}.'], { i: text });
-}
-
-export function answerPayment(rng: Rng, ref: PaymentRef | string): string {
-  const p = typeof ref === 'string' ? ref : paymentText(ref);
-  return say(rng, ['[Please use|Use] {p}.', '{p}[, please|].', "Let's [use|go with] {p}."], { p });
-}
-
-export function answerAddress(rng: Rng, text: string): string {
-  return say(rng, ['The address is {a}.', "It's {a}.", '{a}.'], { a: text });
-}
-
-export function answerReason(rng: Rng, reason: string): string {
-  return say(rng, ["It's {r}.", '{r}.', 'The reason is: {r}.'], { r: reason });
-}
-
-export function answerReplacement(rng: Rng, text: string): string {
-  return say(rng, ['I would like {t}.', '{t}, please.', 'I want {t}.'], { t: text });
+/** What the conversation was about, for the last message. */
+export function topicOf(r: RetailRequest | undefined): string {
+  if (r === undefined) return 'everything';
+  const p = productOf(r);
+  return p === undefined ? (r.kind === 'modify_user_address' ? 'my address' : 'my order') : `the ${p}`;
 }
