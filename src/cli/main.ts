@@ -11,7 +11,7 @@ const program = new Command('cove')
 
 /**
  * The commands, each loaded only when needed: a command's module imports everything its action uses (SQL
- * domains, the OpenAI SDK, hono, BullMQ…), so `cove replay` loads replay's graph, not all twelve. `cove --help`, `cove
+ * domains, the OpenAI SDK, hono, BullMQ…), so `cove replay` loads replay's graph, not all thirteen. `cove --help`, `cove
  * help …` and an unknown command load them all (commander lists and suggests from what is registered).
  */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   runs: async () => (await import('./commands/runs.js')).registerRuns,
   sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
   serve: async () => (await import('./commands/serve.js')).registerServe,
+  synth: async () => (await import('./commands/synth.js')).registerSynth,
   tasks: async () => (await import('./commands/tasks.js')).registerTasks,
   view: async () => (await import('./commands/view.js')).registerView,
   worker: async () => (await import('./commands/worker.js')).registerWorker,

@@ -1,6 +1,7 @@
 import type { PyValue } from '../core/py-value.js';
 import type { Rng } from '../core/rng.js';
 import type { EnvironmentSpec } from '../env/environment.js';
+import type { EnvironmentBase } from '../env/environment-base.js';
 import type { SqlConnection } from '../env/sql.js';
 import type { StateHashes } from '../env/state-digest.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
@@ -27,6 +28,14 @@ export interface Domain extends EnvironmentSpec {
   readonly synthesis?: DomainSynthesis;
   /** Scripted roles for generated tasks: the oracle agent and the scripted user. */
   readonly simulation?: DomainSimulation;
+  /** Database files of the domain's own format (e.g. a SQLite file), for domains without a τ² import. */
+  readonly files?: DomainFiles;
+}
+
+/** A domain's own database files: `--db` and the DB a tasks file records are opened through it. */
+export interface DomainFiles {
+  /** A fresh base from `file` (never written). @throws {InputFileError} for unreadable or foreign files. */
+  openBase(file: string): EnvironmentBase;
 }
 
 /** A domain's τ² capability. The dump side is generic (the state collections dump their entities). */

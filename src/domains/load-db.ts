@@ -95,6 +95,10 @@ export function loadDbFile(
   file: string,
   options: { expectTau2Pristine?: boolean } = {},
 ): LoadedDb {
+  if (domain.tau2 === undefined && domain.files !== undefined) {
+    const base = domain.files.openBase(file);
+    return { base, file, hashes: base.hashes(), isTau2Benchmark: false };
+  }
   const loaded = loadThroughCache(domain, file);
   const known = domain.tau2?.initialHashes;
   if (options.expectTau2Pristine === true && known !== undefined) {

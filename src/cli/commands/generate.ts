@@ -4,6 +4,7 @@ import { ConfigError } from '../../core/errors.js';
 import { agentContext, type TextSetting } from '../../domains/agent-context.js';
 import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
+import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import { runDistributed } from '../../queue/coordinator.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
@@ -21,6 +22,7 @@ import { allCoveTasks } from '../tasks-input.js';
 
 interface GenerateFlags extends TaskFlags, RoleFlags {
   domain?: string;
+  domainSpec?: string;
   n?: string;
   seed: string;
   difficulty: string;
@@ -51,6 +53,10 @@ export function registerGenerate(program: Command): void {
     .command('generate')
     .description('run episodes on synthesized tasks, verify them and write SFT data (the main job)')
     .option('--domain <name>', 'domain (default: told by --tasks or --db, else retail)')
+    .option(
+      '--domain-spec <spec.json>',
+      'a SQL domain spec (docs/sql-domains.md) instead of a built-in domain',
+    )
     .option('--db <file>', 'db.json to synthesize tasks from (τ² data is labelled benchmark data)')
     .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed (default: a sandbox with --seed)')
     .option(
@@ -94,15 +100,32 @@ export function registerGenerate(program: Command): void {
     .option('--store <url>', 'with --queue: workers store records in this PostgreSQL (postgres://…)')
     .option('--queue-prefix <name>', 'with --queue: key prefix of the queues and the run registry', 'cove');
   withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
-    const domain = chooseDomain(
-      flags.domain,
-      flags.tasks !== undefined
-        ? domainOfTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks), flags.tasks)
-        : flags.db !== undefined
-          ? domainOfDbValue(readJsonFile(flags.db))
-          : undefined,
-      { input: flags.tasks ?? flags.db, fallback: 'retail' },
-    );
+    const spec = loadSqlDomainFlag(flags.domainSpec);
+    if (spec !== undefined && flags.domain !== undefined)
+      throw new ConfigError('give either --domain or --domain-spec, not both');
+    if (spec !== undefined && flags.queue !== undefined)
+      throw new ConfigError(
+        '--queue cannot run a --domain-spec domain yet: workers rebuild a run from its registered definition, which holds built-in domains only; run it in one process (without --queue)',
+      );
+    // a spec names its own database: without --db or --tasks, tasks are drawn from it
+    if (
+      spec !== undefined &&
+      flags.db === undefined &&
+      flags.tasks === undefined &&
+      flags.sandboxSeed === undefined
+    )
+      flags.db = spec.dbFile;
+    const domain =
+      spec?.domain ??
+      chooseDomain(
+        flags.domain,
+        flags.tasks !== undefined
+          ? domainOfTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks), flags.tasks)
+          : flags.db !== undefined && spec === undefined
+            ? domainOfDbValue(readJsonFile(flags.db))
+            : undefined,
+        { input: flags.tasks ?? flags.db, fallback: 'retail' },
+      );
     const parsed = synthesisFlags(flags);
     if (flags.tasks !== undefined) {
       // these decide how tasks are synthesized; a tasks file's tasks are already made

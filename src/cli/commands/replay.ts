@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { chooseDomain, domainOfTasks } from '../../domains/infer-domain.js';
 import { loadDbFile, readJsonFile } from '../../domains/load-db.js';
+import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import type { EnvironmentBase } from '../../env/environment-base.js';
 import { replayCalls } from '../../env/replay.js';
 import type { Semantics } from '../../env/tool.js';
@@ -12,6 +13,7 @@ import { allCoveTasks, loadCoveTasks } from '../tasks-input.js';
 
 interface ReplayOptions {
   domain?: string;
+  domainSpec?: string;
   tasks: string;
   ids?: string;
   db?: string;
@@ -25,6 +27,10 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description("replay each task's gold actions on a fresh episode; print outputs, errors and state hashes")
     .option('--domain <name>', 'domain (default: told by the tasks)')
+    .option(
+      '--domain-spec <spec.json>',
+      'a SQL domain spec (docs/sql-domains.md) instead of a built-in domain',
+    )
     .requiredOption('--tasks <file>', 'τ² tasks.json (or a cove tasks file)')
     .option('--ids <list>', 'comma-separated task ids to replay (default: all)')
     .option('--db <file>', 'db.json to start from (default: the τ² data directory of the tasks file)')
@@ -32,9 +38,14 @@ export function registerReplay(program: Command): void {
     .option('--semantics <mode>', 'tool semantics: parity (τ² exactly) or fixed', 'parity')
     .action((options: ReplayOptions, self: Command) => {
       const tasks = parseTau2Tasks(readJsonFile(options.tasks), options.tasks);
-      const domain = chooseDomain(options.domain, domainOfTasks(tasks, options.tasks), {
-        input: options.tasks,
-      });
+      const spec = loadSqlDomainFlag(options.domainSpec);
+      if (spec !== undefined && options.domain !== undefined)
+        throw new ConfigError('give either --domain or --domain-spec, not both');
+      const domain =
+        spec?.domain ??
+        chooseDomain(options.domain, domainOfTasks(tasks, options.tasks), {
+          input: options.tasks,
+        });
       if (options.semantics !== 'parity' && options.semantics !== 'fixed') {
         throw new ConfigError(`--semantics must be parity or fixed, not '${options.semantics}'`);
       }

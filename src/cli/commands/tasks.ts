@@ -5,6 +5,7 @@ import { ConfigError } from '../../core/errors.js';
 import { chooseDomain, domainOfDbValue } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { domainNames } from '../../domains/registry.js';
+import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import type { QualityReport } from '../../tasks/quality-report.js';
 import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
 import { COVE_VERSION } from '../../version.js';
@@ -15,6 +16,7 @@ import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
 interface TasksFlags {
   domain?: string;
+  domainSpec?: string;
   db?: string;
   sandboxSeed?: string;
   n: string;
@@ -55,17 +57,29 @@ export function registerTasks(program: Command): void {
     .command('tasks')
     .description('synthesize verified CoVe tasks (constraints + fuzzy descriptions) from a DB')
     .option('--domain <name>', `domain (${domainNames().join(', ')}; told by --db when given)`)
-    .option('--db <file>', 'db.json to sample from (τ² data is labelled benchmark data)')
+    .option(
+      '--domain-spec <spec.json>',
+      'a SQL domain spec (docs/sql-domains.md) instead of a built-in domain',
+    )
+    .option(
+      '--db <file>',
+      "db.json to sample from (τ² data is labelled benchmark data; with --domain-spec a SQLite file, default the spec's own)",
+    )
     .option('--sandbox-seed <n>', 'generate a sandbox DB with this seed instead')
     .option('--n <count>', 'number of tasks', '500')
     .option('--seed <n>', 'seed of the task draws', '1')
     .requiredOption('--out <file>', 'tasks.json to write');
   withSynthesisOptions(command).action(async (flags: TasksFlags) => {
-    const domain = chooseDomain(
-      flags.domain,
-      flags.db === undefined ? undefined : domainOfDbValue(readJsonFile(flags.db)),
-      flags.db === undefined ? {} : { input: flags.db },
-    );
+    const spec = loadSqlDomainFlag(flags.domainSpec);
+    if (spec !== undefined && flags.domain !== undefined)
+      throw new ConfigError('give either --domain or --domain-spec, not both');
+    const domain =
+      spec?.domain ??
+      chooseDomain(
+        flags.domain,
+        flags.db === undefined ? undefined : domainOfDbValue(readJsonFile(flags.db)),
+        flags.db === undefined ? {} : { input: flags.db },
+      );
     if (domain.synthesis === undefined)
       throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
     const parsed = synthesisFlags(flags);
@@ -79,7 +93,11 @@ export function registerTasks(program: Command): void {
     prepareOutputFile('--out', flags.out);
     const reportFile = join(dirname(flags.out), `${basename(flags.out).replace(/\.json$/, '')}.report.json`);
     prepareOutputFile('--out (its report)', reportFile);
-    const choice = chooseDb(domain, { db: flags.db, sandboxSeed, pathBase: dirname(resolve(flags.out)) });
+    const choice = chooseDb(domain, {
+      db: flags.db ?? (sandboxSeed === undefined ? spec?.dbFile : undefined),
+      sandboxSeed,
+      pathBase: dirname(resolve(flags.out)),
+    });
     const progress = startProgress('tasks', n);
     const result = await synthesizeTasks(
       domain,

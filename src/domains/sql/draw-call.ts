@@ -1,0 +1,168 @@
+import type { Rng } from '../../core/rng.js';
+import type { Episode } from '../../env/episode.js';
+import type { SqlConnection, SqlValue } from '../../env/sql.js';
+import { quoteIdent } from '../../env/sql-collections.js';
+import {
+  describeRow,
+  type Plain,
+  plain,
+  type Reference,
+  renderReference,
+  resolveReference,
+  sqlParam,
+  words,
+} from './references.js';
+import type { TableInfo } from './schema-info.js';
+import type { SqlRuleJson } from './spec-schema.js';
+import type { WritePlan } from './tool-plans.js';
+
+/** A drawn call of a write template with its request in words. */
+export interface DrawnCall {
+  readonly args: Record<string, Plain>;
+  readonly text: string;
+  readonly references: (Reference & { readonly param: string })[];
+  readonly hidden: string[];
+}
+
+/** A reference to the row with `key`: described (fuzzy) or by its key; undefined when no unique description exists. */
+export function referenceFor(
+  episode: Episode,
+  tables: readonly TableInfo[],
+  table: TableInfo,
+  key: Record<string, Plain>,
+  fuzzy: boolean,
+  initial?: SqlConnection,
+): Reference | undefined {
+  if (!fuzzy) return { table: table.name, key, clauses: [] };
+  const hidden = Object.values(key).map((v) => String(v));
+  const clauses = describeRow(episode.sql, tables, table, key, hidden);
+  if (clauses === undefined) return undefined;
+  // the description must name the same row in the initial state too (what the recheck and the user go by)
+  if (initial !== undefined) {
+    const rows = resolveReference(initial, tables, { table: table.name, clauses });
+    if (rows.length !== 1 || JSON.stringify(rows[0]) !== JSON.stringify(key)) return undefined;
+  }
+  return { table: table.name, key, clauses };
+}
+
+function randomRow(rng: Rng, episode: Episode, table: string): Record<string, SqlValue> | undefined {
+  const n = Number(episode.sql.get(`SELECT count(*) AS n FROM ${quoteIdent(table)}`)?.n ?? 0);
+  if (n === 0) return undefined;
+  return episode.sql.get(
+    `SELECT * FROM ${quoteIdent(table)} ORDER BY rowid LIMIT 1 OFFSET ?`,
+    BigInt(rng.int(0, n - 1)),
+  );
+}
+
+function otherValue(
+  rng: Rng,
+  episode: Episode,
+  table: string,
+  column: string,
+  current: Plain,
+): Plain | undefined {
+  const values = episode.sql
+    .all(
+      `SELECT DISTINCT ${quoteIdent(column)} AS v FROM ${quoteIdent(table)} WHERE ${quoteIdent(column)} IS NOT NULL ORDER BY 1 LIMIT 200`,
+    )
+    .map((r) => plain(r.v))
+    .filter((v) => v !== current && !(typeof v === 'string' && v.length > 60));
+  return values.length === 0 ? undefined : rng.pick(values);
+}
+
+/**
+ * Draws arguments for a write template from existing rows: the target row for update/delete keys, a parent
+ * row for each foreign-key parameter, and for each plain column a value another row holds (different from the
+ * target's current one). With `rule`, only arguments for which the rule's condition holds and the call would
+ * succeed (`probe`, on a fresh fork) are kept.
+ */
+export function drawCall(
+  rng: Rng,
+  episode: Episode,
+  plan: WritePlan,
+  tables: readonly TableInfo[],
+  /** The base's connection: descriptions must name the same row there. */
+  initial: SqlConnection,
+  fuzzy: () => boolean,
+  refusal?: {
+    readonly rule: SqlRuleJson;
+    readonly probe: (tool: string, args: Record<string, unknown>) => boolean;
+  },
+): DrawnCall | { rejected: string } {
+  const name = plan.template.json.name;
+  const target = plan.op === 'insert' ? undefined : randomRow(rng, episode, plan.table.name);
+  if (plan.op !== 'insert' && target === undefined) return { rejected: `${plan.table.name} is empty` };
+  const args: Record<string, Plain> = {};
+  const references: (Reference & { param: string })[] = [];
+  const hidden: string[] = [];
+  const sets: string[] = [];
+  const links: string[] = [];
+  const keyParams = Object.entries(plan.roles).filter(([, r]) => r.role === 'key');
+  for (const [p, role] of Object.entries(plan.roles)) {
+    if (role.role === 'key') args[p] = plain(target?.[role.column]);
+    else if (role.role === 'parent') {
+      const parent = tables.find((t) => t.name === role.parent);
+      const prow = parent === undefined ? undefined : randomRow(rng, episode, parent.name);
+      if (parent === undefined || prow === undefined || parent.primaryKey.length !== 1)
+        return { rejected: `no ${role.parent} row to link` };
+      const key = plain(prow[role.parentColumn]);
+      if (plan.op === 'update' && key === plain(target?.[role.column]))
+        return { rejected: `${name} would link the same row` };
+      args[p] = key;
+      const ref = referenceFor(
+        episode,
+        tables,
+        parent,
+        { [parent.primaryKey[0] as string]: plain(prow[parent.primaryKey[0] as string]) },
+        fuzzy(),
+        initial,
+      );
+      if (ref === undefined) return { rejected: `no unique description of a ${parent.name} row` };
+      references.push({ ...ref, param: p });
+      if (ref.clauses.length > 0) hidden.push(...Object.values(ref.key).map(String));
+      links.push(
+        `${words(role.column.replace(/_?id$/i, '')) || words(parent.name)}: ${renderReference(tables, ref)}`,
+      );
+    } else {
+      const v = otherValue(
+        rng,
+        episode,
+        plan.table.name,
+        role.column,
+        plan.op === 'update' ? plain(target?.[role.column]) : null,
+      );
+      if (v === undefined) return { rejected: `no value for ${plan.table.name}.${role.column}` };
+      args[p] = v;
+      sets.push(`the ${words(role.column)} set to ${JSON.stringify(v)}`);
+    }
+  }
+  let subject = '';
+  if (plan.op !== 'insert') {
+    const key = Object.fromEntries(keyParams.map(([p, r]) => [r.column, args[p] as Plain]));
+    const ref = referenceFor(episode, tables, plan.table, key, fuzzy(), initial);
+    if (ref === undefined)
+      return { rejected: `no unique description of ${plan.table.name} ${JSON.stringify(key)}` };
+    references.unshift({ ...ref, param: (keyParams[0] as [string, unknown])[0] });
+    if (ref.clauses.length > 0) hidden.push(...Object.values(key).map(String));
+    subject = renderReference(tables, ref);
+  }
+  if (refusal !== undefined) {
+    const rule = refusal.rule;
+    const check = `SELECT CASE WHEN (${rule.when}) THEN 1 ELSE 0 END AS hit`;
+    const params = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, sqlParam(v)]));
+    const used = Object.fromEntries(
+      Object.entries(params).filter(([k]) => new RegExp(`:${k}\\b`).test(rule.when)),
+    );
+    const hit = Number((episode.sql.statement(check).get(used) as { hit: bigint } | undefined)?.hit ?? 0);
+    if (hit !== 1) return { rejected: `rule ${rule.name} does not apply` };
+    if (!refusal.probe(name, args)) return { rejected: `${name} would fail anyway` };
+  }
+  const noun = words(plan.table.name);
+  const text =
+    plan.op === 'delete'
+      ? `You want ${subject} removed.`
+      : plan.op === 'update'
+        ? `You want ${subject} changed, with ${[...sets, ...links].join(' and ')}.`
+        : `You want a new ${noun} added, with ${[...sets, ...links].join(' and ')}.`;
+  return { args, text, references, hidden };
+}
