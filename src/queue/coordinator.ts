@@ -3,9 +3,9 @@ import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { PriceTable } from '../llm/config.js';
 import { episodeId } from '../run/episode-runner.js';
 import { type EpisodeExecutor, EpisodeNotRunError } from '../run/generate.js';
+import type { RoleChoice } from '../run/roles.js';
 import { runPaths } from '../run/run-folder.js';
 import { type GenerateRunOptions, type GenerateRunResult, runGenerate, runId } from '../run/run-generate.js';
-import type { RoleChoice } from '../run/roles.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
 import { checkRedis, redisConnection } from './connection.js';
 import { EPISODE_JOB, type EpisodeJobData, type EpisodeJobResult, JOB_TRIES } from './episode-job.js';
@@ -104,7 +104,8 @@ export async function runDistributed(
   const read = async (result: EpisodeJobResult, jobId: string): Promise<TrajectoryRecord> => {
     if (!result.stored) return result.record;
     const record = await store?.record(id, result.id);
-    if (record === undefined) throw new Error(`job ${jobId}: the store has no record ${result.id} of run ${id}`);
+    if (record === undefined)
+      throw new Error(`job ${jobId}: the store has no record ${result.id} of run ${id}`);
     return record;
   };
   /** Settles a waiter from its job's state; re-adds a job Redis lost (a restart without persistence). */
