@@ -146,7 +146,31 @@ export async function runDistributed(
   const settle = (jobId: string) => {
     check(jobId).catch(() => {}); // the periodic check tries again
   };
-  events.on('completed', ({ jobId }) => settle(jobId));
+  events.on('completed', ({ jobId, returnvalue }) => {
+    // the event carries the result: no need to read the job back (the periodic check covers anything odd)
+    const waiter = waiters.get(jobId);
+    if (waiter === undefined) return;
+    let result: EpisodeJobResult | undefined;
+    try {
+      const value: unknown = typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue;
+      if (typeof value === 'object' && value !== null && 'stored' in value)
+        result = value as EpisodeJobResult;
+    } catch {
+      result = undefined;
+    }
+    if (result === undefined) {
+      settle(jobId);
+      return;
+    }
+    read(result, jobId).then(
+      (record) => {
+        if (waiters.get(jobId) !== waiter) return;
+        waiters.delete(jobId);
+        waiter.resolve(record);
+      },
+      () => settle(jobId),
+    );
+  });
   events.on('failed', ({ jobId }) => settle(jobId));
   let checking = false;
   const timer = setInterval(() => {
