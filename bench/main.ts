@@ -5,6 +5,7 @@ import { benchEnvironment } from './env-bench.js';
 import { benchExport } from './export-bench.js';
 import { benchScriptedEpisodes } from './generate-bench.js';
 import { benchLlmBound } from './llm-bench.js';
+import { benchQueue } from './queue-bench.js';
 import { benchAirline, benchReplayPerTask } from './replay-bench.js';
 import { benchServe } from './serve-bench.js';
 import { benchStartup } from './start-bench.js';
@@ -26,6 +27,7 @@ const results: Record<string, unknown> = {
   ...(await benchExport(getDomain('retail'))),
   ...(await benchServe(getDomain('retail'))),
   ...(await benchViewer()),
+  ...(await benchQueue()),
 };
 
 /** `<domain>_replay_ms_per_task` and its CPU-time twin. */

@@ -3,9 +3,9 @@ import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { PriceTable } from '../llm/config.js';
 import { episodeId } from '../run/episode-runner.js';
 import { type EpisodeExecutor, EpisodeNotRunError } from '../run/generate.js';
+import type { RoleChoice } from '../run/roles.js';
 import { runPaths } from '../run/run-folder.js';
 import { type GenerateRunOptions, type GenerateRunResult, runGenerate, runId } from '../run/run-generate.js';
-import type { RoleChoice } from '../run/roles.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
 import { checkRedis, redisConnection } from './connection.js';
 import { EPISODE_JOB, type EpisodeJobData, type EpisodeJobResult, JOB_TRIES } from './episode-job.js';
@@ -104,7 +104,8 @@ export async function runDistributed(
   const read = async (result: EpisodeJobResult, jobId: string): Promise<TrajectoryRecord> => {
     if (!result.stored) return result.record;
     const record = await store?.record(id, result.id);
-    if (record === undefined) throw new Error(`job ${jobId}: the store has no record ${result.id} of run ${id}`);
+    if (record === undefined)
+      throw new Error(`job ${jobId}: the store has no record ${result.id} of run ${id}`);
     return record;
   };
   /** Settles a waiter from its job's state; re-adds a job Redis lost (a restart without persistence). */
@@ -145,7 +146,31 @@ export async function runDistributed(
   const settle = (jobId: string) => {
     check(jobId).catch(() => {}); // the periodic check tries again
   };
-  events.on('completed', ({ jobId }) => settle(jobId));
+  events.on('completed', ({ jobId, returnvalue }) => {
+    // the event carries the result: no need to read the job back (the periodic check covers anything odd)
+    const waiter = waiters.get(jobId);
+    if (waiter === undefined) return;
+    let result: EpisodeJobResult | undefined;
+    try {
+      const value: unknown = typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue;
+      if (typeof value === 'object' && value !== null && 'stored' in value)
+        result = value as EpisodeJobResult;
+    } catch {
+      result = undefined;
+    }
+    if (result === undefined) {
+      settle(jobId);
+      return;
+    }
+    read(result, jobId).then(
+      (record) => {
+        if (waiters.get(jobId) !== waiter) return;
+        waiters.delete(jobId);
+        waiter.resolve(record);
+      },
+      () => settle(jobId),
+    );
+  });
   events.on('failed', ({ jobId }) => settle(jobId));
   let checking = false;
   const timer = setInterval(() => {

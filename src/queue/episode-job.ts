@@ -1,5 +1,5 @@
-import type { RunTask } from '../tasks/task.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
+import type { RunTask } from '../tasks/task.js';
 
 /** The data of one episode's job: the task itself travels with it (so `--target-sft` can add tasks at any time). */
 export interface EpisodeJobData {

@@ -22,7 +22,9 @@ export async function exportRun(
   try {
     const run = await store.run(runId);
     if (run === undefined) {
-      throw new ConfigError(`the store has no run ${runId} (give the id that \`cove generate --queue\` printed)`);
+      throw new ConfigError(
+        `the store has no run ${runId} (give the id that \`cove generate --queue\` printed)`,
+      );
     }
     const definition = JSON.parse(run.definition) as RunDefinition;
     const records = (await store.records(runId)).sort(

@@ -7,8 +7,8 @@ import { EnvironmentBase } from '../env/environment-base.js';
 import { SqlConnection } from '../env/sql.js';
 import type { StateHashes } from '../env/state-digest.js';
 import type { PriceTable } from '../llm/config.js';
-import { runIdOf } from '../run/run-identity.js';
 import type { RoleChoice } from '../run/roles.js';
+import { runIdOf } from '../run/run-identity.js';
 import type { TrajectorySettings } from '../run/trajectory.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/episode-session.js';
@@ -51,7 +51,9 @@ export interface RunDefinition {
  * same settings into different folders never share jobs or records. Only `[A-Za-z0-9_.-]` is kept.
  */
 export function distributedRunId(fingerprint: Readonly<Record<string, unknown>>, out: string): string {
-  const name = basename(out).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
+  const name = basename(out)
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .slice(0, 80);
   return `${runIdOf(fingerprint)}-${name === '' ? 'run' : name}`;
 }
 

@@ -37,7 +37,14 @@ export async function runStatus(queueUrl: string, prefix: string, runId: string)
   try {
     await checkRedis(redis, queueUrl);
     const definition = await registeredRun(redis, prefix, runId);
-    const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
+    const counts = await queue.getJobCounts(
+      'waiting',
+      'prioritized',
+      'active',
+      'delayed',
+      'completed',
+      'failed',
+    );
     const recent = await queue.getJobs(['completed'], 0, RATE_SAMPLE - 1, false);
     const now = Date.now();
     const lastMinute = recent.filter((j) => j !== undefined && (j.finishedOn ?? 0) >= now - 60_000).length;

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
 import { type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { type ChatModelOptions, EndpointPool } from '../llm/chat-model.js';
 import { UsageMeter } from '../llm/usage-meter.js';
 import { type RunContext, runTaskEpisode } from '../run/episode-runner.js';
 import { createRoleFactory } from '../run/roles.js';
 import { redisConnection } from './connection.js';
-import { type EpisodeJobData, type EpisodeJobResult } from './episode-job.js';
+import type { EpisodeJobData, EpisodeJobResult } from './episode-job.js';
 import {
   checkDefinition,
   loadRunBase,
@@ -96,7 +96,8 @@ export class CoveWorker {
     const all = await registeredRuns(this.#redis, this.#options.prefix);
     const wanted = all.filter((d) => this.#options.run === undefined || d.run_id === this.#options.run);
     for (const definition of wanted) {
-      if (this.#closing || this.#served.has(definition.run_id) || this.#refused.has(definition.run_id)) continue;
+      if (this.#closing || this.#served.has(definition.run_id) || this.#refused.has(definition.run_id))
+        continue;
       try {
         checkDefinition(definition, this.#options.coveVersion);
       } catch (e) {

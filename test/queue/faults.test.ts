@@ -46,7 +46,7 @@ describe('distributed runs survive faults', () => {
     // the faults struck while episodes were still to be run
     expect(notes.filter((m) => m.startsWith('killed worker')).length).toBe(2);
     expect(notes.filter((m) => m.startsWith('killed the coordinator')).length).toBe(1);
-  });
+  }, 900_000);
 
   it('Redis restarted mid-run (a private server, nothing persisted): workers reconnect and the run completes', async () => {
     redis = await PrivateRedis.start();
@@ -64,5 +64,5 @@ describe('distributed runs survive faults', () => {
       midRun: () => server.restart(),
     });
     expect(notes.filter((m) => m.startsWith('mid-run step done')).length).toBe(1);
-  });
+  }, 900_000);
 });

@@ -5,7 +5,6 @@ import { agentContext, type TextSetting } from '../../domains/agent-context.js';
 import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
-import { runDistributed } from '../../queue/coordinator.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
@@ -259,7 +258,7 @@ export function registerGenerate(program: Command): void {
     const result =
       flags.queue === undefined
         ? await runGenerate(runOptions)
-        : await runDistributed(runOptions, {
+        : await (await import('../../queue/coordinator.js')).runDistributed(runOptions, {
             queueUrl: flags.queue,
             ...(flags.store === undefined ? {} : { storeUrl: flags.store }),
             prefix: flags.queuePrefix,

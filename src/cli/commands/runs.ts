@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { exportRun } from '../../queue/export-run.js';
-import { runStatus } from '../../queue/run-status.js';
 
 interface StatusFlags {
   queue: string;
@@ -36,6 +34,7 @@ export function registerRuns(program: Command): void {
     .option('--queue-prefix <name>', 'key prefix of the queues and the run registry', 'cove')
     .option('--json', 'print the status as JSON')
     .action(async (flags: StatusFlags) => {
+      const { runStatus } = await import('../../queue/run-status.js'); // BullMQ only when asked for
       const s = await runStatus(flags.queue, flags.queuePrefix, flags.run);
       if (flags.json === true) {
         process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
@@ -57,6 +56,7 @@ export function registerRuns(program: Command): void {
     .requiredOption('--out <dir>', 'folder to write')
     .action(async (flags: ExportFlags) => {
       const out = resolve(flags.out);
+      const { exportRun } = await import('../../queue/export-run.js'); // pg only when asked for
       const r = await exportRun(flags.store, flags.run, out);
       process.stderr.write(
         `wrote ${out}: ${r.records} episodes, ${r.sft} SFT trajectories (run status: ${r.status})\n`,

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { checkRedis, redactUrl, redisConnection } from '../../queue/connection.js';
-import { CoveWorker } from '../../queue/worker.js';
 import { COVE_VERSION } from '../../version.js';
 import { intFlag } from '../db-source.js';
 
@@ -27,6 +25,9 @@ export function registerWorker(program: Command): void {
       '30000',
     )
     .action(async (flags: WorkerFlags) => {
+      // loaded here: BullMQ, ioredis and pg are not needed by any other command
+      const { checkRedis, redactUrl, redisConnection } = await import('../../queue/connection.js');
+      const { CoveWorker } = await import('../../queue/worker.js');
       const concurrency = intFlag('--concurrency', flags.concurrency, 16, 1, 4096);
       const stallMs = intFlag('--stall-ms', flags.stallMs, 30_000, 500, 3_600_000);
       const probe = redisConnection(flags.queue);
