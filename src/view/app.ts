@@ -88,11 +88,11 @@ export function createViewApp(options: ViewAppOptions): Hono {
     await s.ready();
     // computed once per index of the source (a new index is a new facts list)
     const facts = s.facts();
-    let o = overviews.get(facts);
+    let o = overviews.get(facts) ?? s.storedOverview?.();
     if (o === undefined) {
       o = overview(facts, s.malformed().length, s.superseded());
-      overviews.set(facts, o);
     }
+    overviews.set(facts, o);
     return c.json({ status: s.status(), ...o });
   });
 

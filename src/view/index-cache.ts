@@ -18,9 +18,10 @@ import { cacheDir } from '../domains/base-cache.js';
 import { COVE_VERSION } from '../version.js';
 import type { EpisodeFacts } from './facts.js';
 import { type JsonlIndex, SpanTable } from './jsonl-index.js';
+import { type Overview, overview } from './overview.js';
 
 /** Version of the sidecar layout; a different one is never read. */
-const FORMAT = 1;
+const FORMAT = 2;
 const MAGIC = Buffer.from('COVE-VIEW-INDEX\n');
 /** Bytes hashed at each end of the file, besides its inode, size and modification time. */
 const EDGE = 64 * 1024;
@@ -57,6 +58,8 @@ interface Header {
   bytes: number;
   blank: number;
   malformed: JsonlIndex['malformed'];
+  /** The index's overview (`overview.ts`), so a re-open need not compute it. */
+  overview: Overview;
   /** Episodes with facts (superseded and malformed lines have none). */
   facts: number;
   ids: string[];
@@ -150,6 +153,7 @@ export function writeIndexSidecar(stamp: string, index: JsonlIndex): void {
       bytes: index.bytes,
       blank: index.blank,
       malformed: index.malformed,
+      overview: overview(index.facts, index.malformed.length, index.superseded),
       facts: n,
       ids: index.facts.map((f) => f.id),
       taskIds: index.facts.map((f) => f.taskId),
@@ -197,7 +201,7 @@ function bytesOf(a: Float64Array | Int32Array): Buffer {
  * The index stored for `stamp` by {@link writeIndexSidecar}, or `undefined` when there is none, the cache is
  * off, or the sidecar is damaged or of another layout (the caller then indexes the file).
  */
-export function readIndexSidecar(stamp: string): JsonlIndex | undefined {
+export function readIndexSidecar(stamp: string): (JsonlIndex & { readonly overview: Overview }) | undefined {
   const file = sidecarPath(stamp);
   if (file === undefined) return undefined;
   try {
@@ -232,6 +236,7 @@ export function readIndexSidecar(stamp: string): JsonlIndex | undefined {
       spans: SpanTable.fromArrays(offsets, ints, lines),
       facts,
       malformed: header.malformed,
+      overview: header.overview,
       superseded: header.superseded,
       bytes: header.bytes,
       blank: header.blank,

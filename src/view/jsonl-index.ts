@@ -213,7 +213,14 @@ export async function indexJsonl(
   const index: JsonlIndex =
     from === undefined
       ? { spans: new SpanTable(), facts: [], malformed: [], superseded: 0, bytes: 0, blank: 0 }
-      : { ...from, spans: from.spans.copy(), facts: [...from.facts], malformed: [...from.malformed] };
+      : {
+          spans: from.spans.copy(),
+          facts: [...from.facts],
+          malformed: [...from.malformed],
+          superseded: from.superseded,
+          bytes: from.bytes,
+          blank: from.blank,
+        };
   const byId = new Map<string, number>(index.facts.map((f, i) => [f.id, i]));
   /** The bytes from `],"tools":[` to the tail of the last fast-read record. */
   const scan: { tools?: Buffer } = {};

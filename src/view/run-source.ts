@@ -8,6 +8,7 @@ import { tasksFacts } from './facts.js';
 import { contentStamp, readIndexSidecar, writeIndexSidecar } from './index-cache.js';
 import { indexJsonl, type JsonlIndex, readSpans } from './jsonl-index.js';
 import { coveDetail } from './normalize.js';
+import type { Overview } from './overview.js';
 import { searchPattern } from './search.js';
 import type { EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
 import { coveStateDiff, type StateDiffContext } from './state-diff.js';
@@ -87,6 +88,8 @@ export class JsonlSource implements ViewSource {
   #snapshot = '';
   /** What the indexed bytes were, to tell a file that only grew from one rewritten. */
   #prefix: Prefix | undefined;
+  /** The overview stored with the index sidecar the current index was read from. */
+  #storedOverview: Overview | undefined;
 
   /**
    * @param path a run folder or a trajectories.jsonl file.
@@ -152,10 +155,12 @@ export class JsonlSource implements ViewSource {
       if (!existsSync(this.#jsonl)) {
         this.notes.push(`${this.#jsonl} does not exist yet: no episodes`);
         this.#index = undefined;
+        this.#storedOverview = undefined;
       } else {
         // a sidecar stored by an earlier open of the same content saves the pass over the file
         const stamp = contentStamp(this.#jsonl, this.#tasks === undefined ? undefined : this.#tasksFile);
         const cached = stamp === undefined ? undefined : readIndexSidecar(stamp);
+        this.#storedOverview = cached?.overview;
         if (cached !== undefined) this.#index = cached;
         else {
           // a file that only grew (a run still going) is indexed from where the last index ended
@@ -224,6 +229,10 @@ export class JsonlSource implements ViewSource {
 
   superseded(): number {
     return this.#index?.superseded ?? 0;
+  }
+
+  storedOverview(): Overview | undefined {
+    return this.#status.state === 'ready' ? this.#storedOverview : undefined;
   }
 
   #factsAt(line: number): EpisodeFacts | undefined {

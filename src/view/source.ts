@@ -1,4 +1,5 @@
 import type { EpisodeFacts, MalformedLine } from './facts.js';
+import type { Overview } from './overview.js';
 
 /** One message as the page shows it: OpenAI chat shape, with τ²'s tool error flag where known. */
 export interface ViewMessage {
@@ -85,6 +86,8 @@ export interface ViewSource {
   malformed(): readonly MalformedLine[];
   /** Lines left out because a later line had the same id. */
   superseded(): number;
+  /** The overview of the current index when it was stored with it (an index sidecar), else `undefined`. */
+  storedOverview?(): Overview | undefined;
   /** The episode at `line`. @throws {RangeError} when there is no such line. */
   episode(line: number): Promise<EpisodeDetail>;
   /** Lines whose messages contain `text` (case-insensitive for ASCII letters). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentStamp, readIndexSidecar, writeIndexSidecar } from '../../src/view/index-cache.js';
 import { indexJsonl } from '../../src/view/jsonl-index.js';
+import { overview } from '../../src/view/overview.js';
 import { JsonlSource } from '../../src/view/run-source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cove-view-sidecar-'));
@@ -117,6 +118,9 @@ describe('the index sidecar of a trajectories file', () => {
       failure: 'gave_up',
     });
     expect(back.facts).toEqual(index.facts);
+    // the overview is stored with it: 3 episodes, 1 malformed line, 1 superseded, 1 kept for SFT ('c')
+    expect(back.overview).toEqual(overview(index.facts, 1, 1));
+    expect(back.overview).toMatchObject({ episodes: 3, malformed: 1, superseded: 1, sft: 1 });
     for (let i = 0; i < 6; i++) expect(back.spans.get(i)).toEqual(index.spans.get(i));
   });
 
