@@ -111,7 +111,16 @@ export function evalEpisodeId(taskId: string, trial: number): string {
  */
 export async function runEval(job: EvalJob): Promise<EvalResult> {
   mkdirSync(job.out, { recursive: true });
-  lockRunFolder(job.out, 'cove eval'); // one writer per eval folder, as for generate
+  const release = lockRunFolder(job.out, 'cove eval'); // one writer per eval folder, as for generate
+  try {
+    return await runEvalLocked(job);
+  } finally {
+    release();
+  }
+}
+
+/** {@link runEval} once the folder's lock is held. */
+async function runEvalLocked(job: EvalJob): Promise<EvalResult> {
   checkFingerprint(job);
   const file = join(job.out, 'trajectories.jsonl');
   const loaded = existsSync(file)

@@ -82,12 +82,24 @@ const NO_PROGRESS: PhaseProgress = { update() {}, stop() {} };
  * @throws {ConfigError} for a folder holding another run or locked by a live process.
  */
 export async function runGenerate(options: GenerateRunOptions): Promise<GenerateRunResult> {
+  const paths = runPaths(options.out);
+  checkRunFolderWritable(paths); // before any work: a folder or file it may not write is refused now
+  const release = lockRunFolder(options.out); // one writer per run folder
+  try {
+    return await runLocked(options, paths);
+  } finally {
+    release();
+  }
+}
+
+/** {@link runGenerate} once the run folder's lock is held. */
+async function runLocked(
+  options: GenerateRunOptions,
+  paths: ReturnType<typeof runPaths>,
+): Promise<GenerateRunResult> {
   const { source, targetSft } = options;
   const startPhase = options.startPhase ?? (() => NO_PROGRESS);
   const stopped = () => options.shouldStop?.() === true || options.signal?.aborted === true;
-  const paths = runPaths(options.out);
-  checkRunFolderWritable(paths); // before any work: a folder or file it may not write is refused now
-  lockRunFolder(options.out); // one writer per run folder
   checkRunFolder(paths, options.fingerprint); // before any task is synthesized
   const checkpoint = source.open ? openTaskCheckpoint(paths, runId(options.fingerprint)) : undefined;
   let count = targetSft === undefined ? options.n : Math.max(options.n, targetSft);

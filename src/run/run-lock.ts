@@ -5,11 +5,13 @@ import { ConfigError } from '../core/errors.js';
 /**
  * Takes the run folder's lock (`run.lock`, holding the owner's pid) for this process, so two `cove generate` (or
  * `cove eval`) processes never write one folder at once (each would run every episode and append it). A lock
- * whose process is gone (killed) is taken over. Released when the process exits.
+ * whose process is gone (killed) is taken over. Released by the returned function (a library caller's run ends
+ * before its process does), and in any case when the process exits.
  * @param command the command taking it, named in the error (`cove generate`, `cove eval`, …).
+ * @returns a function releasing the lock (idempotent)
  * @throws {ConfigError} when a live process holds the lock
  */
-export function lockRunFolder(dir: string, command = 'cove generate'): void {
+export function lockRunFolder(dir: string, command = 'cove generate'): () => void {
   const file = join(dir, 'run.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
@@ -33,8 +35,12 @@ export function lockRunFolder(dir: string, command = 'cove generate'): void {
     }
     writeSync(fd, `${process.pid}\n`);
     closeSync(fd);
-    process.once('exit', () => rmSync(file, { force: true }));
-    return;
+    const release = (): void => {
+      process.removeListener('exit', release);
+      if (readOwner(file) === String(process.pid)) rmSync(file, { force: true });
+    };
+    process.once('exit', release);
+    return release;
   }
   throw new ConfigError(`cannot take the lock ${file}; remove it if no ${command} is running`);
 }

@@ -95,8 +95,8 @@ describe('hf rows through a Hermes chat template', () => {
   describe('a real run', () => {
     let records: TrajectoryRecord[];
     let rows: { messages: unknown[]; tools: string }[];
-    beforeAll(() => {
-      const run = makeRun(20, 5);
+    beforeAll(async () => {
+      const run = await makeRun(20, 5);
       const out = join(tempDir(), 'hf');
       exportRun(['--in', run, '--format', 'hf', '--out', out]);
       records = readRecords(run).sort((a, b) => a.task_index - b.task_index);

@@ -4,17 +4,18 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ChatMessage } from '../../src/sim/messages.js';
 import { runCove } from '../helpers/cli.js';
+import { generateInProcess } from '../helpers/generate-in-process.js';
 
 /** A fresh temporary folder. */
 export function tempDir(prefix = 'cove-export-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Makes a real run folder with `cove generate` (sandbox, oracle agent, scripted user). */
-export function makeRun(n: number, seed = 3): string {
+/** Makes a real run folder as `cove generate` does (sandbox, oracle agent, scripted user), in this process. */
+export async function makeRun(n: number, seed = 3): Promise<string> {
   const dir = join(tempDir('cove-export-run-'), 'run');
-  const r = runCove(['generate', '--n', String(n), '--seed', String(seed), '--out', dir]);
-  expect(r.status, r.stderr).toBe(0);
+  const result = await generateInProcess({ n, seed, out: dir });
+  expect(result.summary?.episodes).toBe(n);
   return dir;
 }
 

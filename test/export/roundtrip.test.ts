@@ -14,8 +14,8 @@ let run: string;
 let records: TrajectoryRecord[];
 let sft: { messages: { role: string; content: string }[] }[];
 
-beforeAll(() => {
-  run = makeRun(30);
+beforeAll(async () => {
+  run = await makeRun(30);
   records = readRecords(run).sort(
     (a, b) => a.task_index - b.task_index || a.trial - b.trial || a.attempt - b.attempt,
   );

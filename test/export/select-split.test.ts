@@ -52,8 +52,8 @@ describe('selection and splits on a real run (cove export CLI)', () => {
   let records: TrajectoryRecord[];
   let file: string;
 
-  beforeAll(() => {
-    run = makeRun(12, 11);
+  beforeAll(async () => {
+    run = await makeRun(12, 11);
     records = readRecords(run).sort((a, b) => a.task_index - b.task_index);
     // a trajectories file edited by hand: one record per reason to leave it out, one superseded line, a torn end
     const edit = (i: number, patch: (r: TrajectoryRecord) => object) => ({

@@ -8,6 +8,7 @@ import { doNothingBaseline } from '../../src/run/baseline.js';
 import { runTaskFromTau2 } from '../../src/tasks/task.js';
 import { parseTau2Tasks } from '../../src/tasks/tau2-task.js';
 import { runCove } from '../helpers/cli.js';
+import { generateInProcess } from '../helpers/generate-in-process.js';
 import { RETAIL_TASKS } from '../helpers/paths.js';
 import { tau2RetailBase } from '../helpers/retail-base.js';
 import { readJson } from '../helpers/run-files.js';
@@ -18,10 +19,9 @@ const dir = mkdtempSync(join(tmpdir(), 'cove-baseline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('do-nothing baseline', () => {
-  it('is 0 on a default run of generated tasks, in summary.json', () => {
+  it('is 0 on a default run of generated tasks, in summary.json', async () => {
     const out = join(dir, 'run');
-    const r = runCove(['generate', '--n', '40', '--out', out]);
-    expect(r.status, r.stderr).toBe(0);
+    await generateInProcess({ n: 40, out });
     const summary = readJson(join(out, 'summary.json')) as {
       baseline: { mean_reward: number; tasks: number; tasks_with_reward: number; by_evaluator: object };
       reward: { mean: number };
@@ -36,7 +36,11 @@ describe('do-nothing baseline', () => {
       by_evaluator: { cove: { tasks: 40, mean_reward: 0 } },
     });
     expect(summary.reward.mean).toBe(1); // the oracle, for contrast
-  }, 300_000);
+    // the in-process run is the CLI's default run: `cove generate` with the same flags resumes it, adding nothing
+    const again = runCove(['generate', '--n', '40', '--out', out], { timeoutMs: 600_000 });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^resumed .*: 40 episodes \(0 new\)/m);
+  }, 900_000);
 
   it('flags the τ² retail tasks τ²’s own rules let a do-nothing agent pass', async () => {
     const tasks = parseTau2Tasks(readJsonFile(RETAIL_TASKS), RETAIL_TASKS).map(runTaskFromTau2);

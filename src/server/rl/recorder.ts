@@ -36,12 +36,13 @@ export class EpisodeRecorder {
   readonly #records: TrajectoryRecord[];
   readonly #started = performance.now();
   #closed = false;
+  readonly #releaseLock: () => void;
 
   constructor(options: RecorderOptions) {
     this.#options = options;
     const paths = runPaths(options.dir);
     mkdirSync(options.dir, { recursive: true });
-    lockRunFolder(options.dir);
+    this.#releaseLock = lockRunFolder(options.dir);
     openRunFolder(paths, {
       command: options.command,
       cove_version: options.coveVersion,
@@ -89,5 +90,6 @@ export class EpisodeRecorder {
       this.#records,
       (performance.now() - this.#started) / 1000,
     );
+    this.#releaseLock(); // after the derived files: another writer may take the folder only now
   }
 }
