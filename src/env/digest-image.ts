@@ -85,8 +85,8 @@ export function decodeDigestImage(
     for (const style of STYLES) {
       const s = header.styles[style];
       if (!Number.isInteger(s.length) || s.length < 0 || at + s.length > image.length) return undefined;
-      // a copy, so that the texts do not keep the whole image alive
-      const buf = Buffer.from(image.subarray(at, at + s.length));
+      // a view, not a copy: the texts are nearly all of the image
+      const buf = image.subarray(at, at + s.length);
       at += s.length;
       const layouts: Layout[] = [];
       for (let ci = 0; ci < collections.length; ci++) {

@@ -49,8 +49,8 @@ export interface CollectionText {
   readonly open: number;
   readonly close: number;
   /**
-   * SHA-256 states of the base text up to entity i, before its separator (i = 0..n-1), and up to the closing
-   * `}` (i = n): where an episode's digest resumes.
+   * SHA-256 states of the base text up to {@link resumePoint} i for every i = 0, K, 2K, … ≤ n
+   * (K = {@link CHECKPOINT_EVERY}): where an episode's digest resumes, after hashing at most K - 1 entities more.
    */
   readonly checkpoints: readonly Hash[];
 }
@@ -202,7 +202,9 @@ export class BaseDigest {
       const changedKeys = [...changes.keys()].sort(comparePyStr);
       const p = lowerBound(c.keys, changedKeys[0] as string);
       if (hash === undefined) {
-        hash = (c.checkpoints[p] as Hash).copy();
+        const q = p - (p % CHECKPOINT_EVERY);
+        hash = (c.checkpoints[q / CHECKPOINT_EVERY] as Hash).copy();
+        if (q < p) hash.update(buf.subarray(resumePoint(c, q, sepLen), resumePoint(c, p, sepLen)));
       } else {
         // the unchanged text between the previous collection's end and this collection's entity p
         hash.update(buf.subarray(resumed, p === 0 ? c.open : (c.segStart[p] as number) - sepLen));
@@ -259,8 +261,23 @@ export class BaseDigest {
 export type Layout = { -readonly [K in keyof Omit<CollectionText, 'checkpoints'>]: CollectionText[K] };
 
 /**
+ * Entities between two saved hash states: a copy of a hash state costs more than hashing a few entities' text,
+ * so a digest resumes from the nearest earlier checkpoint and hashes the (at most 15) entities in between.
+ */
+const CHECKPOINT_EVERY = 16;
+
+/**
+ * Where a digest that changes entity i of a collection resumes in the base text: before entity i's separator
+ * (i = 0..n-1), or at the collection's closing `}` (i = n).
+ */
+function resumePoint(l: Layout, i: number, sepLen: number): number {
+  if (i === l.keys.length) return l.close;
+  return i === 0 ? (l.segStart[0] as number) : (l.segStart[i] as number) - sepLen;
+}
+
+/**
  * Completes a base text from its buffer and collection layouts: one SHA-256 pass over the buffer, saving a copy of
- * the hash state before every entity's separator and at every collection's closing `}` (the checkpoints an
+ * the hash state at every {@link CHECKPOINT_EVERY}-th resume point of each collection (the checkpoints an
  * episode's digest resumes from), and the digest of the whole buffer.
  */
 export function withCheckpoints(style: DigestStyle, buf: Buffer, layouts: readonly Layout[]): StyleText {
@@ -274,10 +291,8 @@ export function withCheckpoints(style: DigestStyle, buf: Buffer, layouts: readon
   };
   const collections = layouts.map((l) => {
     const checkpoints: Hash[] = [];
-    for (let i = 0; i < l.keys.length; i++) {
-      checkpoints.push(upTo(i === 0 ? (l.segStart[i] as number) : (l.segStart[i] as number) - sepLen));
-    }
-    checkpoints.push(upTo(l.close));
+    for (let i = 0; i <= l.keys.length; i += CHECKPOINT_EVERY)
+      checkpoints.push(upTo(resumePoint(l, i, sepLen)));
     return { ...l, checkpoints };
   });
   hash.update(buf.subarray(hashed));
