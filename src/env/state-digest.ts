@@ -14,9 +14,6 @@ export interface StateHashes {
   readonly canonical_sha256: string;
 }
 
-/** How many episode digests a {@link BaseDigest} remembers. */
-const MEMO_ENTRIES = 1024;
-
 /** Which serialisation an entity chunk is in. */
 export type DigestStyle = 'tau2' | 'canonical';
 
@@ -75,8 +72,6 @@ export class BaseDigest {
   readonly #keys = new Map<string, string[]>();
   readonly #keySets = new Map<string, Set<string>>();
   readonly #texts: Partial<Record<DigestStyle, StyleText>> = {};
-  /** Digests of states already hashed, by their overrides (bounded: cleared when full). */
-  readonly #memo = new Map<string, string>();
 
   constructor(spec: EnvironmentSpec, sql: SqlConnection) {
     this.#spec = spec;
@@ -170,24 +165,6 @@ export class BaseDigest {
     style: DigestStyle,
     overrides: ReadonlyMap<string, ReadonlyMap<string, string | null>> = new Map(),
   ): string {
-    // episodes often end in the same state (a task replayed again, several tasks with one outcome): the digest of
-    // a state seen before is looked up by its overrides, in a canonical order, instead of hashed again
-    const id = JSON.stringify([
-      style,
-      ...[...overrides]
-        .filter(([, m]) => m.size > 0)
-        .sort(([a], [b]) => comparePyStr(a, b))
-        .map(([name, m]) => [name, ...[...m].sort(([a], [b]) => comparePyStr(a, b))]),
-    ]);
-    const known = this.#memo.get(id);
-    if (known !== undefined) return known;
-    const digest = this.#digest(style, overrides);
-    if (this.#memo.size >= MEMO_ENTRIES) this.#memo.clear();
-    this.#memo.set(id, digest);
-    return digest;
-  }
-
-  #digest(style: DigestStyle, overrides: ReadonlyMap<string, ReadonlyMap<string, string | null>>): string {
     const text = this.#text(style);
     const [itemSep, keySep] = style === 'tau2' ? [', ', ': '] : [',', ':'];
     const ascii = style === 'tau2';
