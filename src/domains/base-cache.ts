@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { decodeDigestImage, encodeDigestImage } from '../env/digest-image.js';
 import { EnvironmentBase } from '../env/environment-base.js';
 import { SqlConnection } from '../env/sql.js';
 import type { StateHashes } from '../env/state-digest.js';
@@ -10,7 +11,7 @@ import type { Domain } from './domain.js';
 
 /**
  * A disk cache of loaded bases, so that a db.json read before loads in milliseconds: the SQLite image of the
- * loaded base (with its change tracking) and its two state hashes, keyed by the sha256 of the file's bytes, the
+ * loaded base (with its change tracking), its two state hashes and its digest texts (see `digest-image.ts`), keyed by the sha256 of the file's bytes, the
  * domain's name, version and schema, and cove's version. The test suite turns it off (`COVE_NO_CACHE=1`) so that
  * every test exercises the real import. It lives in `$COVE_CACHE_DIR`, else `$XDG_CACHE_HOME/cove`, else
  * `~/.cache/cove`; `COVE_NO_CACHE=1` turns it off. A damaged or missing entry is simply rebuilt; failing to write
@@ -52,6 +53,9 @@ export function readCachedBase(
     }
     const base = new EnvironmentBase(domain, sql);
     base.presetHashes(meta.hashes);
+    const texts = readDigestImage(dir, key, base, meta.hashes);
+    if (texts !== undefined) base.digest.adoptTexts(texts);
+    else writeDigestImage(dir, key, base); // missing or damaged: rebuilt from the image's state
     return { base, hashes: meta.hashes };
   } catch {
     return undefined;
@@ -67,8 +71,33 @@ export function writeCachedBase(key: string, base: EnvironmentBase, hashes: Stat
     const tmp = `.${process.pid}.tmp`;
     writeFileSync(join(dir, `${key}.sqlite${tmp}`), base.sql.db.serialize());
     renameSync(join(dir, `${key}.sqlite${tmp}`), join(dir, `${key}.sqlite`));
+    writeDigestImage(dir, key, base);
     writeFileSync(join(dir, `${key}.json${tmp}`), JSON.stringify({ hashes }));
     renameSync(join(dir, `${key}.json${tmp}`), join(dir, `${key}.json`));
+  } catch {
+    // a cache that cannot be written only costs time
+  }
+}
+
+function readDigestImage(
+  dir: string,
+  key: string,
+  base: EnvironmentBase,
+  hashes: StateHashes,
+): ReturnType<typeof decodeDigestImage> {
+  try {
+    return decodeDigestImage(readFileSync(join(dir, `${key}.digest`)), base.digest.collectionNames(), hashes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores the base's digest texts (building them if needed) under `key`, atomically; errors are ignored. */
+function writeDigestImage(dir: string, key: string, base: EnvironmentBase): void {
+  try {
+    const tmp = join(dir, `${key}.digest.${process.pid}.tmp`);
+    writeFileSync(tmp, encodeDigestImage(base.digest.texts()));
+    renameSync(tmp, join(dir, `${key}.digest`));
   } catch {
     // a cache that cannot be written only costs time
   }

@@ -33,7 +33,7 @@ export function entityChunk(
 }
 
 /** Byte offsets of one collection inside a base text (see {@link BaseDigest}). */
-interface CollectionText {
+export interface CollectionText {
   readonly name: string;
   /** Base keys sorted by code point, and their index. */
   readonly keys: readonly string[];
@@ -46,14 +46,14 @@ interface CollectionText {
   readonly open: number;
   readonly close: number;
   /**
-   * SHA-256 states of the base text up to entity i, before its separator (i = 0..n-1), and up to the closing
-   * `}` (i = n): where an episode's digest resumes.
+   * SHA-256 states of the base text up to {@link resumePoint} i for every i = 0, K, 2K, … ≤ n
+   * (K = {@link CHECKPOINT_EVERY}): where an episode's digest resumes, after hashing at most K - 1 entities more.
    */
   readonly checkpoints: readonly Hash[];
 }
 
 /** The whole base state serialised in one style, with what is needed to resume its hash anywhere. */
-interface StyleText {
+export interface StyleText {
   readonly buf: Buffer;
   readonly collections: readonly CollectionText[];
   readonly digest: string;
@@ -112,11 +112,31 @@ export class BaseDigest {
     return text.buf.toString('utf8', c.chunkStart[i], c.segEnd[i]);
   }
 
+  /** The collections in the order of the base texts (τ²'s `sort_keys`). */
+  collectionNames(): string[] {
+    return this.#spec.collections.map((c) => c.name).sort(comparePyStr);
+  }
+
+  /** Both base texts, built (from one dump of each entity) unless already built or adopted. */
+  texts(): Record<DigestStyle, StyleText> {
+    this.#text('tau2');
+    return this.#texts as Record<DigestStyle, StyleText>;
+  }
+
+  /**
+   * Uses base texts built elsewhere (a disk cache, see `digest-image.ts`) instead of dumping every entity. The
+   * caller vouches that they are this base's texts; nothing is re-checked here.
+   */
+  adoptTexts(texts: Record<DigestStyle, StyleText>): void {
+    this.#texts.tau2 = texts.tau2;
+    this.#texts.canonical = texts.canonical;
+  }
+
   /** The base text of one style (both styles are built together, from one dump of each entity). */
   #text(style: DigestStyle): StyleText {
     const known = this.#texts[style];
     if (known !== undefined) return known;
-    const names = this.#spec.collections.map((c) => c.name).sort(comparePyStr);
+    const names = this.collectionNames();
     const builders = { tau2: new TextBuilder('tau2'), canonical: new TextBuilder('canonical') };
     for (const name of names) {
       const collection = this.#spec.collections.find((c) => c.name === name);
@@ -159,7 +179,9 @@ export class BaseDigest {
       const changedKeys = [...changes.keys()].sort(comparePyStr);
       const p = lowerBound(c.keys, changedKeys[0] as string);
       if (hash === undefined) {
-        hash = (c.checkpoints[p] as Hash).copy();
+        const q = p - (p % CHECKPOINT_EVERY);
+        hash = (c.checkpoints[q / CHECKPOINT_EVERY] as Hash).copy();
+        if (q < p) hash.update(buf.subarray(resumePoint(c, q, sepLen), resumePoint(c, p, sepLen)));
       } else {
         // the unchanged text between the previous collection's end and this collection's entity p
         hash.update(buf.subarray(resumed, p === 0 ? c.open : (c.segStart[p] as number) - sepLen));
@@ -212,11 +234,51 @@ export class BaseDigest {
   }
 }
 
-/** A collection's offsets while its text is written. */
-type Layout = { -readonly [K in keyof Omit<CollectionText, 'checkpoints'>]: CollectionText[K] };
+/** A collection's offsets inside a base text, without its hash checkpoints. */
+export type Layout = { -readonly [K in keyof Omit<CollectionText, 'checkpoints'>]: CollectionText[K] };
+
+/**
+ * Entities between two saved hash states: a copy of a hash state costs more than hashing a few entities' text,
+ * so a digest resumes from the nearest earlier checkpoint and hashes the (at most 15) entities in between.
+ */
+const CHECKPOINT_EVERY = 16;
+
+/**
+ * Where a digest that changes entity i of a collection resumes in the base text: before entity i's separator
+ * (i = 0..n-1), or at the collection's closing `}` (i = n).
+ */
+function resumePoint(l: Layout, i: number, sepLen: number): number {
+  if (i === l.keys.length) return l.close;
+  return i === 0 ? (l.segStart[0] as number) : (l.segStart[i] as number) - sepLen;
+}
+
+/**
+ * Completes a base text from its buffer and collection layouts: one SHA-256 pass over the buffer, saving a copy of
+ * the hash state at every {@link CHECKPOINT_EVERY}-th resume point of each collection (the checkpoints an
+ * episode's digest resumes from), and the digest of the whole buffer.
+ */
+export function withCheckpoints(style: DigestStyle, buf: Buffer, layouts: readonly Layout[]): StyleText {
+  const sepLen = style === 'tau2' ? 2 : 1;
+  const hash = createHash('sha256');
+  let hashed = 0;
+  const upTo = (end: number): Hash => {
+    hash.update(buf.subarray(hashed, end));
+    hashed = end;
+    return hash.copy();
+  };
+  const collections = layouts.map((l) => {
+    const checkpoints: Hash[] = [];
+    for (let i = 0; i <= l.keys.length; i += CHECKPOINT_EVERY)
+      checkpoints.push(upTo(resumePoint(l, i, sepLen)));
+    return { ...l, checkpoints };
+  });
+  hash.update(buf.subarray(hashed));
+  return { buf, collections, digest: hash.digest('hex') };
+}
 
 /** Writes a base text entity by entity, recording offsets, then the buffer and its hash checkpoints. */
 class TextBuilder {
+  readonly #style: DigestStyle;
   readonly #itemSep: string;
   readonly #keySep: string;
   readonly #ascii: boolean;
@@ -227,6 +289,7 @@ class TextBuilder {
   #i = 0;
 
   constructor(style: DigestStyle) {
+    this.#style = style;
     [this.#itemSep, this.#keySep] = style === 'tau2' ? [', ', ': '] : [',', ':'];
     this.#ascii = style === 'tau2';
   }
@@ -275,25 +338,7 @@ class TextBuilder {
 
   finish(): StyleText {
     this.#push('}');
-    const buf = Buffer.from(this.#parts.join(''), 'utf8');
-    const sepLen = Buffer.byteLength(this.#itemSep);
-    const hash = createHash('sha256');
-    let hashed = 0;
-    const upTo = (end: number): Hash => {
-      hash.update(buf.subarray(hashed, end));
-      hashed = end;
-      return hash.copy();
-    };
-    const collections = this.#layouts.map((l) => {
-      const checkpoints: Hash[] = [];
-      for (let i = 0; i < l.keys.length; i++) {
-        checkpoints.push(upTo(i === 0 ? (l.segStart[i] as number) : (l.segStart[i] as number) - sepLen));
-      }
-      checkpoints.push(upTo(l.close));
-      return { ...l, checkpoints };
-    });
-    hash.update(buf.subarray(hashed));
-    return { buf, collections, digest: hash.digest('hex') };
+    return withCheckpoints(this.#style, Buffer.from(this.#parts.join(''), 'utf8'), this.#layouts);
   }
 }
 

@@ -3,13 +3,11 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { chooseDomain, domainOfTasks } from '../../domains/infer-domain.js';
 import { loadDbFile, readJsonFile } from '../../domains/load-db.js';
-import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import type { EnvironmentBase } from '../../env/environment-base.js';
 import { replayCalls } from '../../env/replay.js';
 import type { Semantics } from '../../env/tool.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir } from '../../tau2/data-dir.js';
-import { allCoveTasks, loadCoveTasks } from '../tasks-input.js';
 
 interface ReplayOptions {
   domain?: string;
@@ -36,9 +34,13 @@ export function registerReplay(program: Command): void {
     .option('--db <file>', 'db.json to start from (default: the τ² data directory of the tasks file)')
     .option('--tau2-data <dir>', 'τ² data directory (default: $COVE_TAU2_DATA, else an ancestor of --tasks)')
     .option('--semantics <mode>', 'tool semantics: parity (τ² exactly) or fixed', 'parity')
-    .action((options: ReplayOptions, self: Command) => {
+    .action(async (options: ReplayOptions, self: Command) => {
       const tasks = parseTau2Tasks(readJsonFile(options.tasks), options.tasks);
-      const spec = loadSqlDomainFlag(options.domainSpec);
+      // SQL domains and cove task files are loaded only when used: replaying τ² tasks is the common case
+      const spec =
+        options.domainSpec === undefined
+          ? undefined
+          : (await import('../../domains/sql/load-spec.js')).loadSqlDomainFlag(options.domainSpec);
       if (spec !== undefined && options.domain !== undefined)
         throw new ConfigError('give either --domain or --domain-spec, not both');
       const domain =
@@ -51,9 +53,12 @@ export function registerReplay(program: Command): void {
       }
       let base: EnvironmentBase;
       let semantics = options.semantics as Semantics;
-      if (allCoveTasks(tasks) && options.tau2Data === undefined) {
+      const coveInput = tasks.some((t) => (t.raw as Map<string, unknown>).has('cove'))
+        ? await import('../tasks-input.js')
+        : undefined;
+      if (coveInput?.allCoveTasks(tasks) === true && options.tau2Data === undefined) {
         // tasks made by cove name their DB (a sandbox or a file) and are checked against its hash
-        const input = loadCoveTasks(domain, options.tasks, options.db);
+        const input = coveInput.loadCoveTasks(domain, options.tasks, options.db);
         base = input.loaded.base;
         if (self.getOptionValueSource('semantics') !== 'cli') semantics = input.semantics;
         else if (semantics !== input.semantics) {
