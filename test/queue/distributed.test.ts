@@ -130,6 +130,29 @@ describe('cove generate --queue with two workers', () => {
     expect(JSON.parse(runs.stdout)).toMatchObject({ registered: false, waiting: 0, done: 0, failed: 0 });
   });
 
+  it('--target-sft grows the task list through the queue as results arrive, as one process does', async () => {
+    const flags = ['--n', '6', '--target-sft', '9', '--seed', '4', '--quiet'];
+    const one = runCove(['generate', ...flags, '--out', join(dir, 'target-single')]);
+    expect(one.status, one.stderr).toBe(0);
+    const out = join(dir, 'target-queue');
+    const r = await runCoveAsync([
+      'generate',
+      ...flags,
+      '--out',
+      out,
+      '--queue',
+      REDIS_URL,
+      '--queue-prefix',
+      prefix,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    // every oracle episode passes, so 9 tasks are needed for 9 SFT trajectories: 3 more than --n
+    expect(r.stderr).toContain('9 episodes (9 new), 9 SFT trajectories');
+    const sft = readFileSync(join(out, 'sft.jsonl'));
+    expect(sft.toString('utf8').trim().split('\n')).toHaveLength(9);
+    expect(sft.equals(readFileSync(join(dir, 'target-single', 'sft.jsonl')))).toBe(true);
+  }, 600_000);
+
   it('SIGTERM stops a worker gracefully (exit code 0)', async () => {
     const w = workers[0] as WorkerProcess;
     w.child.kill('SIGTERM');
