@@ -175,6 +175,24 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
             ['Can you send {order} to a different address?', 'I need {order} to go to another address.'],
             s,
           );
+        case 'exchange_other_product':
+          return say(
+            rng,
+            [
+              "I'd like to exchange {items} from {order} for {wanted} instead.",
+              'Can I exchange {items} from {order}? I [would rather have|want] {wanted}.',
+            ],
+            { ...s, wanted: `a ${String(r.wanted_product).toLowerCase()}` },
+          );
+        case 'refund_other_method':
+          return say(
+            rng,
+            [
+              'I want to return {items} from {order}, and [please put|I want] the refund [on|to go to] {refund}.',
+              'Can I return {items} from {order} and get the refund on {refund}?',
+            ],
+            { ...s, refund: r.refund_to === undefined ? '' : paymentText(r.refund_to, rng) },
+          );
       }
     }
   }

@@ -86,6 +86,10 @@ export function requestSentence(rng: Rng, r: RetailRequest): string {
           return `You want to exchange ${countedList(r.items ?? [], itemText)} from ${o(r.order)} for a different size or color.`;
         case 'modify_address':
           return `You want ${o(r.order)} sent to a new address.`;
+        case 'exchange_other_product':
+          return `You want to exchange ${countedList(r.items ?? [], itemText)} from ${o(r.order)} for a ${String(r.wanted_product).toLowerCase()} instead.`;
+        case 'refund_other_method':
+          return `You want to return ${countedList(r.items ?? [], itemText)} from ${o(r.order)} with the refund going to ${second(paymentText(r.refund_to as PaymentRef))}.`;
       }
   }
 }
