@@ -119,7 +119,9 @@ export function behaviourSentences(behaviour: Behaviour, requests: readonly Reta
             ? `For ${n(e.request)}, at first call the order just "the order with ${mentionText(e.mention as ItemMention)}"; say which one exactly when the agent asks.`
             : e.field === 'payment'
               ? `For ${n(e.request)}, at first just say "your credit card"; name the card exactly when the agent asks which one.`
-              : `For ${n(e.request)}, at first just say "the ${String(e.product_name).toLowerCase()}"; give its options when the agent asks which one.`,
+              : e.field === 'address'
+                ? `For ${n(e.request)}, at first just say "the address of one of your other orders"; say which city when the agent asks which address.`
+                : `For ${n(e.request)}, at first just say "the ${String(e.product_name).toLowerCase()}"; give its options when the agent asks which one.`,
         );
         break;
       case 'change_of_mind':
