@@ -47,7 +47,9 @@ describe('an ambiguous address', () => {
     const evaluator = coveEvaluator(retailDomain);
     for (const task of found) {
       const user = db.users[task.cove.user_id as string] as { orders: string[] };
-      const cities = new Set(user.orders.map((id) => (db.orders[id]?.address as { city: string }).city));
+      const cities = new Set(
+        user.orders.map((id) => ((db.orders[id] as Json).address as { city: string }).city),
+      );
       const env = loaded.base.fork();
       const rng = new Rng(task.cove.index);
       const outcome = await runEpisode(
