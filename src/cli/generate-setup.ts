@@ -7,7 +7,7 @@ import { readInputText } from '../io/read-input.js';
 import type { TaskSource } from '../run/task-source.js';
 import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
 import type { SynthesisOptions } from '../tasks/sampler.js';
-import { synthesizeVettedTask } from '../tasks/sampler.js';
+import { synthesizeVettedTask, taskMix } from '../tasks/sampler.js';
 import type { FuzzLevel } from '../tasks/synthesis.js';
 import type { RunTask } from '../tasks/task.js';
 import { parseTau2Tasks } from '../tasks/tau2-task.js';
@@ -37,6 +37,8 @@ export function taskSource(
     fuzz: FuzzLevel;
     semantics: Semantics;
     k?: number;
+    /** The task mix (`--mix`). @defaultValue 'uniform' */
+    mix?: string;
     /** The run folder, where tasks.json is written (a DB path is recorded relative to it). */
     out: string;
   },
@@ -70,6 +72,7 @@ export function taskSource(
   }
   const synthesis = domain.synthesis;
   if (synthesis === undefined) throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
+  taskMix(synthesis, options.mix);
   // an explicit --sandbox-seed next to --db is refused by chooseDb, not ignored
   const sandboxSeed =
     flags.sandboxSeed !== undefined || flags.db === undefined
@@ -84,6 +87,7 @@ export function taskSource(
     fuzz: options.fuzz,
     semantics: options.semantics,
     ...(options.k === undefined ? {} : { k: options.k }),
+    ...(options.mix === undefined || options.mix === 'uniform' ? {} : { mix: options.mix }),
     db: choice.source,
     coveVersion: COVE_VERSION,
   };

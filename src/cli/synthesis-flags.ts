@@ -10,11 +10,19 @@ export function withSynthesisOptions(command: Command): Command {
     .option('--difficulty <level>', 'easy (1 constraint), medium (2-3), hard (4-6) or mixed', 'mixed')
     .option('--fuzz <level>', '0 keeps ids, 1 fuzzifies some references, 2 all', '2')
     .option('--k <count>', 'exact number of constraints per task (overrides --difficulty)')
+    .option(
+      '--mix <name>',
+      'task mix: uniform (difficulty drawn uniformly) or a preset of the domain, e.g. tau2 (close to τ²-bench Retail)',
+      'uniform',
+    )
     .option('--semantics <mode>', 'tool semantics: parity (τ² exactly, bugs included) or fixed', 'parity');
 }
 
-/** Parses `--difficulty`, `--fuzz` and `--semantics`. @throws {ConfigError} */
-export function synthesisFlags(flags: { difficulty: string; fuzz: string; semantics: string }) {
+/**
+ * Parses `--difficulty`, `--fuzz`, `--semantics` and `--mix` (its name is checked against the domain by
+ * `taskMix`). @throws {ConfigError}
+ */
+export function synthesisFlags(flags: { difficulty: string; fuzz: string; semantics: string; mix?: string }) {
   if (!['easy', 'medium', 'hard', 'mixed'].includes(flags.difficulty)) {
     throw new ConfigError(`--difficulty must be easy, medium, hard or mixed, not '${flags.difficulty}'`);
   }
@@ -27,5 +35,6 @@ export function synthesisFlags(flags: { difficulty: string; fuzz: string; semant
     difficulty: flags.difficulty as Difficulty | 'mixed',
     fuzz: Number(flags.fuzz) as FuzzLevel,
     semantics: flags.semantics as Semantics,
+    mix: flags.mix ?? 'uniform',
   };
 }

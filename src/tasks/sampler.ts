@@ -9,7 +9,7 @@ import type { Semantics } from '../env/tool.js';
 import type { Constraint, GoldAction } from './constraint.js';
 import type { CoveFuzz, CoveTask, Difficulty, TaskDbSource } from './cove-task.js';
 import { type NullPolicy, nullPoliciesPassing } from './null-policy.js';
-import type { DomainSynthesis, FuzzLevel, TaskDraft } from './synthesis.js';
+import type { DomainSynthesis, FuzzLevel, TaskDraft, TaskMix } from './synthesis.js';
 
 /** Options of task synthesis (`cove tasks`, `cove generate`). */
 export interface SynthesisOptions {
@@ -25,6 +25,11 @@ export interface SynthesisOptions {
   readonly k?: number;
   readonly db: TaskDbSource;
   readonly coveVersion: string;
+  /**
+   * The task mix: `uniform` (difficulty drawn uniformly, the domain's kind weights) or one of the domain's
+   * `mixes`. @defaultValue 'uniform'
+   */
+  readonly mix?: string;
   /** Draws tried per task before giving up. @defaultValue 500 */
   readonly maxAttempts?: number;
 }
@@ -81,11 +86,34 @@ export function proveSolvable(
 export class UnsatisfiableTaskError extends ConfigError {}
 
 /** What a task index draws before its attempts: its Rng, difficulty and number of constraints. */
-function taskPlan(options: SynthesisOptions, index: number): { rng: Rng; difficulty: Difficulty; k: number } {
+function taskPlan(
+  synthesis: DomainSynthesis,
+  options: SynthesisOptions,
+  index: number,
+): { rng: Rng; k: number; mix: TaskMix | undefined } {
   const rng = new Rng(deriveSeed(options.seed, 'task', index));
+  const mix = taskMix(synthesis, options.mix);
+  if (mix !== undefined && options.k === undefined && options.difficulty === 'mixed') {
+    const ks = mix.kWeights.map((_, i) => i + 1);
+    return { rng, k: rng.weighted(ks, mix.kWeights), mix };
+  }
   const difficulty =
     options.difficulty === 'mixed' ? rng.pick(['easy', 'medium', 'hard'] as const) : options.difficulty;
-  return { rng, difficulty, k: options.k ?? constraintCount(rng, difficulty) };
+  return { rng, k: options.k ?? constraintCount(rng, difficulty), mix };
+}
+
+/**
+ * The domain's task mix called `name` (`undefined` for `uniform` or no name).
+ * @throws {ConfigError} when the domain has no such mix (the message lists those it has).
+ */
+export function taskMix(synthesis: DomainSynthesis, name: string | undefined): TaskMix | undefined {
+  if (name === undefined || name === 'uniform') return undefined;
+  const mix = synthesis.mixes?.[name];
+  if (mix === undefined)
+    throw new ConfigError(
+      `--mix ${name}: this domain has the mixes ${['uniform', ...Object.keys(synthesis.mixes ?? {})].join(', ')}`,
+    );
+  return mix;
 }
 
 /** One draw of task `index`: the proven task, or why the draw was rejected. */
@@ -94,13 +122,14 @@ function attemptTask(
   base: EnvironmentBase,
   options: SynthesisOptions,
   index: number,
-  plan: { rng: Rng; k: number },
+  plan: { rng: Rng; k: number; mix: TaskMix | undefined },
   attempt: number,
 ): CoveTask | { rejected: string } {
   const draft = synthesis.draw(plan.rng.child('attempt', attempt), base, {
     k: plan.k,
     fuzzLevel: options.fuzz,
     semantics: options.semantics,
+    ...(plan.mix === undefined ? {} : { kindWeights: plan.mix.kindWeights }),
   });
   if ('rejected' in draft) return draft;
   const proof = proveSolvable(synthesis, base, draft, options.semantics);
@@ -138,7 +167,7 @@ export function synthesizeTask(
   options: SynthesisOptions,
   index: number,
 ): CoveTask {
-  const plan = taskPlan(options, index);
+  const plan = taskPlan(synthesis, options, index);
   const reasons = new Map<string, number>();
   for (let attempt = 0; attempt < (options.maxAttempts ?? 500); attempt++) {
     const task = attemptTask(synthesis, base, options, index, plan, attempt);
@@ -172,7 +201,7 @@ export async function synthesizeVettedTask(
 ): Promise<VettedTask> {
   const synthesis = domain.synthesis;
   if (synthesis === undefined) throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
-  const plan = taskPlan(options, index);
+  const plan = taskPlan(synthesis, options, index);
   const reasons = new Map<string, number>();
   const byPolicy: Record<NullPolicy, number> = { do_nothing: 0, read_only: 0 };
   let rejectedDraws = 0;

@@ -14,6 +14,19 @@ export interface DrawRequest {
   readonly k: number;
   readonly fuzzLevel: FuzzLevel;
   readonly semantics: Semantics;
+  /** Relative weight of each constraint kind when a slot is filled (a task mix's); absent: the domain's own. */
+  readonly kindWeights?: Readonly<Record<string, number>>;
+}
+
+/**
+ * A preset task mix (`--mix`): how many constraints a task has and which kinds fill them. `kWeights[i]` is the
+ * relative weight of `k = i + 1` (used when no `--k` and the difficulty is `mixed`); `kindWeights` replaces the
+ * domain's default weights of its kinds (a kind left out is never drawn).
+ */
+export interface TaskMix {
+  readonly description: string;
+  readonly kWeights: readonly number[];
+  readonly kindWeights: Readonly<Record<string, number>>;
 }
 
 /** One drawn task before the shared solvability proof: exact constraints plus their fuzzy rendering. */
@@ -45,6 +58,8 @@ export interface TaskDraft {
 /** A domain's task synthesis: its constraint kinds and a seeded draw (docs/design.md §3). */
 export interface DomainSynthesis {
   readonly kinds: readonly ConstraintKind[];
+  /** Preset task mixes by name, beside the default `uniform` one (docs/design.md §5). */
+  readonly mixes?: Readonly<Record<string, TaskMix>>;
   /** Draws one candidate task; `{rejected}` when this draw cannot make a valid task (the sampler redraws). */
   draw(rng: Rng, base: EnvironmentBase, request: DrawRequest): TaskDraft | { readonly rejected: string };
   /** Re-resolves a task's fuzzy references against the DB; one line per reference that is not unique. */

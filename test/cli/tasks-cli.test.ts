@@ -235,6 +235,7 @@ describe('bad flags', () => {
     [[], 'give --db <db.json> or --sandbox-seed N'],
     [['--sandbox-seed', '1', '--db', RETAIL_DB], 'give either --db or --sandbox-seed, not both'],
     [['--sandbox-seed', '1', '--n', '0'], "--n must be an integer from 1 to 50000, not '0'"],
+    [['--sandbox-seed', '1', '--mix', 'tau3'], '--mix tau3: this domain has the mixes uniform, tau2'],
   ])('%j exits 2: %s', (flags, message) => {
     const r = runCove(['tasks', '--domain', 'retail', '--n', '2', ...flags, '--out', join(dir, 'bad.json')]);
     expect(r.status).toBe(2);

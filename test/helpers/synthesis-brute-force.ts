@@ -87,6 +87,8 @@ export interface BfRequest {
   readonly topic?: string;
   readonly action?: string;
   readonly reason?: string;
+  readonly wanted_product?: string;
+  readonly refund_to?: BfPaymentRef;
 }
 
 export interface BfFuzz {
@@ -472,6 +474,10 @@ class TaskChecker {
         if (r.reason !== a.reason) this.fail(where, `reason ${r.reason} ≠ ${String(a.reason)}`);
         if (a.item_ids !== undefined || r.items !== undefined)
           this.items(where, r.items as readonly BfItemRef[] | undefined, order as Order, a.item_ids);
+        if (r.wanted_product !== a.wanted_product)
+          this.fail(where, `wanted product ${r.wanted_product} ≠ ${String(a.wanted_product)}`);
+        if (a.payment_method_id !== undefined || r.refund_to !== undefined)
+          this.payment(where, r.refund_to, a.payment_method_id, order);
         break;
       default:
         this.fail(where, `unknown constraint kind ${c.kind}`);
@@ -651,6 +657,7 @@ export function requestStrategies(r: BfRequest): string[] {
     else out.push(itemStrategy(it));
   }
   if (r.payment !== undefined) out.push(`payment:${r.payment.strategy}`);
+  if (r.refund_to !== undefined) out.push(`payment:${r.refund_to.strategy}`);
   if (r.address !== undefined) out.push(`address:${r.address.strategy}`);
   return out;
 }

@@ -171,7 +171,9 @@ describe('oracle agent with the scripted user', () => {
       }
       if (events.includes('ambiguous_reference'))
         expect(
-          texts.some((t) => /which (of these orders|order is it|card|item|payment method)/i.test(t)),
+          texts.some((t) =>
+            /which (of these orders|order is it|card|item|payment method|of these addresses)/i.test(t),
+          ),
           r.task_id,
         ).toBe(true);
       if (events.includes('transfer'))

@@ -25,6 +25,7 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   n?: string;
   seed: string;
   difficulty: string;
+  mix: string;
   fuzz: string;
   k?: string;
   semantics: string;
@@ -128,7 +129,9 @@ export function registerGenerate(program: Command): void {
     const parsed = synthesisFlags(flags);
     if (flags.tasks !== undefined) {
       // these decide how tasks are synthesized; a tasks file's tasks are already made
-      const ignored = ['difficulty', 'fuzz', 'k'].filter((o) => self.getOptionValueSource(o) === 'cli');
+      const ignored = ['difficulty', 'fuzz', 'k', 'mix'].filter(
+        (o) => self.getOptionValueSource(o) === 'cli',
+      );
       if (ignored.length > 0) {
         throw new ConfigError(
           `${ignored.map((o) => `--${o}`).join(', ')} cannot be used with --tasks: the tasks in ${flags.tasks} are already made (their settings are in each task's cove block)`,
@@ -229,6 +232,8 @@ export function registerGenerate(program: Command): void {
       difficulty: flags.tasks === undefined ? parsed.difficulty : null,
       fuzz: flags.tasks === undefined ? parsed.fuzz : null,
       k: flags.tasks === undefined ? (k ?? null) : null,
+      // recorded only when set, so run folders made before --mix still resume
+      ...(flags.tasks === undefined && parsed.mix !== 'uniform' ? { mix: parsed.mix } : {}),
       semantics,
       text,
       agent: factory.agentName,

@@ -7,6 +7,7 @@ import { readJsonFile } from '../../domains/load-db.js';
 import { domainNames } from '../../domains/registry.js';
 import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import type { QualityReport } from '../../tasks/quality-report.js';
+import { taskMix } from '../../tasks/sampler.js';
 import { synthesizeTasks } from '../../tasks/synthesize-tasks.js';
 import { COVE_VERSION } from '../../version.js';
 import { chooseDb, intFlag, MAX_SEED, MAX_TASKS } from '../db-source.js';
@@ -22,6 +23,7 @@ interface TasksFlags {
   n: string;
   seed: string;
   difficulty: string;
+  mix: string;
   fuzz: string;
   k?: string;
   semantics: string;
@@ -82,7 +84,8 @@ export function registerTasks(program: Command): void {
       );
     if (domain.synthesis === undefined)
       throw new ConfigError(`domain ${domain.name} cannot synthesize tasks`);
-    const parsed = synthesisFlags(flags);
+    const { mix, ...parsed } = synthesisFlags(flags);
+    taskMix(domain.synthesis, mix);
     const n = intFlag('--n', flags.n, 500, 1, MAX_TASKS);
     const seed = intFlag('--seed', flags.seed, 1, 0, MAX_SEED);
     const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
@@ -107,6 +110,7 @@ export function registerTasks(program: Command): void {
         seed,
         ...parsed,
         ...(k === undefined ? {} : { k }),
+        ...(mix === 'uniform' ? {} : { mix }),
         db: choice.source,
         coveVersion: COVE_VERSION,
       },

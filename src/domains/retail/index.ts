@@ -7,6 +7,7 @@ import { RetailOracleAgent } from './sim/oracle-agent.js';
 import { RetailScriptedUser } from './sim/scripted-user.js';
 import { drawRetailTask } from './synthesis/draw.js';
 import { RETAIL_CONSTRAINT_KINDS } from './synthesis/kinds.js';
+import { RETAIL_MIXES } from './synthesis/mixes.js';
 import { recheckRetailReferences } from './synthesis/recheck.js';
 import type { RetailFuzz } from './synthesis/requests.js';
 
@@ -29,5 +30,10 @@ export const retailDomain: Domain = {
     createScriptedUser: (task, rng) =>
       new RetailScriptedUser(task.fuzz as unknown as RetailFuzz, rng, task.behaviour),
   },
-  synthesis: { kinds: RETAIL_CONSTRAINT_KINDS, draw: drawRetailTask, recheck: recheckRetailReferences },
+  synthesis: {
+    kinds: RETAIL_CONSTRAINT_KINDS,
+    mixes: RETAIL_MIXES,
+    draw: drawRetailTask,
+    recheck: recheckRetailReferences,
+  },
 };

@@ -176,6 +176,15 @@ export function askWhichCard(rng: Rng, cards: readonly string[]): string {
   ]);
 }
 
+/** "Which address": the addresses the user's orders ship to (each a full line), for a vague address mention. */
+export function askWhichAddress(rng: Rng, addresses: readonly string[]): string {
+  const list = `${addresses.slice(0, -1).join('; ')}; or ${addresses[addresses.length - 1]}`;
+  return say(rng, [
+    `Your orders ship to several addresses: ${list}. Which of these addresses do you mean?`,
+    `I see these addresses on your orders: ${list}. Which of these addresses should I use?`,
+  ]);
+}
+
 export function askWhichItem(rng: Rng, name: string, variants: readonly string[]): string {
   return say(rng, [
     `There are ${variants.length} ${name.toLowerCase()} items in that order: ${variants.join('; ')}. Which item do you mean?`,

@@ -118,6 +118,8 @@ const INTENTS: Record<string, RegExp> = {
   return: /\b(return|send back)\b/,
   exchange: /\bexchange\b/,
   modify_address: /\b(address|send)\b/,
+  exchange_other_product: /\bexchange\b/,
+  refund_other_method: /\b(return|refund)\b/,
 };
 
 /** The intent word pattern of a request. */

@@ -1,5 +1,6 @@
 import type { Rng } from '../../../core/rng.js';
 import type { Behaviour, BehaviourEntry } from '../../../tasks/behaviour.js';
+import { distinctAddresses } from '../synthesis/behaviour.js';
 import type { UserState } from '../synthesis/fuzzify.js';
 import {
   type ItemMention,
@@ -12,12 +13,14 @@ import {
 import type { RetailRequest } from '../synthesis/requests.js';
 import type { OrderView } from '../synthesis/views.js';
 import {
+  addressLine,
   askAddress,
   askItems,
   askOrder,
   askPayment,
   askReason,
   askReplacement,
+  askWhichAddress,
   askWhichCard,
   askWhichItem,
   askWhichOrder,
@@ -31,6 +34,7 @@ import {
   paymentMarker,
   replacementMentioned,
 } from './mentions.js';
+import { VAGUE_ADDRESS } from './user-texts.js';
 
 /**
  * Which details of a request the customer has given so far, as the oracle agent reads them from the customer's
@@ -154,7 +158,15 @@ export function slotStep(
     }
     effective = { ...effective, payment: best } as RetailRequest;
   }
-  if ('address' in request && !addressMentioned(said, request.address)) return { ask: askAddress(rng) };
+  if ('address' in request && !addressMentioned(said, request.address)) {
+    // "the address of one of my other orders": name the places the user's orders ship to and ask which
+    if (event(behaviour, 'ambiguous_reference', i, 'address') !== undefined && said.includes(VAGUE_ADDRESS)) {
+      if (!allRead) return { readAllOrders: true };
+      const places = distinctAddresses(state.orders);
+      if (places.length >= 2) return { ask: askWhichAddress(rng, places.map(addressLine)) };
+    }
+    return { ask: askAddress(rng) };
+  }
   if (request.kind === 'cancel_pending_order') {
     let reason: string | undefined;
     let at = -1;

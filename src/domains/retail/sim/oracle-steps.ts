@@ -244,6 +244,18 @@ export function refusalText(rng: Rng, args: Args, state: UserState, said: string
       return `${sorry} ${it} is ${o.status} and has not been delivered yet, so it cannot be returned.`;
     case 'exchange':
       return `${sorry} ${it} is ${o.status} and has not been delivered yet, so its items cannot be exchanged.`;
+    case 'exchange_other_product': {
+      const item = o.items.find((x) => x.item_id === (args.item_ids as string[] | undefined)?.[0]);
+      const name = item === undefined ? 'an item' : `a ${item.name.toLowerCase()}`;
+      return `${sorry} an item can only be exchanged for another option of the same product, so ${name} from ${it} can be swapped for a different ${item?.name.toLowerCase() ?? 'variant'}, but not for a ${String(args.wanted_product).toLowerCase()}.`;
+    }
+    case 'refund_other_method': {
+      const original = state.user.payment_methods[o.payment_history[0]?.payment_method_id ?? ''];
+      const target = state.user.payment_methods[args.payment_method_id as string];
+      const paidWith = original === undefined ? 'the original payment method' : methodText(said, original);
+      const asked = target === undefined ? 'another method' : methodText(said, target);
+      return `${sorry} a refund for ${it} can only go to the method it was paid with (${paidWith}) or to a gift card, not to ${asked}.`;
+    }
     default:
       return `${sorry} ${it} is already ${o.status}; only pending orders can have their shipping address changed.`;
   }

@@ -81,7 +81,11 @@ export class RetailScriptedUser extends ScriptedUser {
   /** The wording of request `i` for a statement: vague mentions and decoys replace exact references. */
   #wording(i: number): T.Wording {
     const r = this.#fuzz.requests[i] as RetailRequest;
-    const w: { order?: string; payment?: string; reason?: string; items?: string } = {};
+    const w: { order?: string; payment?: string; reason?: string; items?: string; address?: string } = {};
+    if (this.entry('ambiguous_reference', i, 'address') !== undefined) {
+      w.address = T.VAGUE_ADDRESS;
+      this.#vagueGiven.add(`${i}:address`);
+    }
     const vagueOrder = this.entry('ambiguous_reference', i, 'order');
     if (vagueOrder !== undefined) {
       w.order =
@@ -333,7 +337,7 @@ export class RetailScriptedUser extends ScriptedUser {
       return detail(R.answerPayment(rng, r.payment));
     }
     if (/(address|ship)/.test(q) && 'address' in r)
-      return detail(R.answerAddress(rng, addressRefText(r.address)));
+      return detail(R.answerAddress(rng, give('address') ? T.VAGUE_ADDRESS : addressRefText(r.address)));
     if (/order/.test(q) && 'order' in r) {
       if (give('order')) {
         const vague = this.entry('ambiguous_reference', i, 'order');

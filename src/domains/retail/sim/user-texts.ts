@@ -24,6 +24,7 @@ export interface Wording {
   readonly payment?: string;
   readonly reason?: string;
   readonly items?: string;
+  readonly address?: string;
 }
 
 function swapsText(
@@ -56,6 +57,9 @@ function swapsText(
   return listText(r.items.map((s) => `${itemText(s.item, rng)} for ${variantText(s.replacement, rng)}`));
 }
 
+/** The vague address mention of an `ambiguous_reference` on `address` (several orders ship to other places). */
+export const VAGUE_ADDRESS = 'the address of one of my other orders';
+
 /** A request stated in full (with the wording overrides). */
 export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
   const order = () => w.order ?? ('order' in r ? orderText(rng, r.order) : '');
@@ -80,7 +84,7 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
           'I [need|want|would like] to change the [delivery|shipping] address [of|for|on] {order}[ to| so it goes to] {addr}.',
           '[Hi, |]{order} should go to a different address: {addr}.',
         ],
-        { ...slots(), addr: addressRefText(r.address) },
+        { ...slots(), addr: w.address ?? addressRefText(r.address) },
       );
     case 'modify_pending_order_payment':
       return say(
@@ -113,7 +117,7 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
           'Can you change my profile address to {addr}?',
           'My address [has changed|is different now]; please set it to {addr}.',
         ],
-        { addr: addressRefText(r.address) },
+        { addr: w.address ?? addressRefText(r.address) },
       );
     case 'return_delivered_order_items':
       return say(
@@ -174,6 +178,24 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
             rng,
             ['Can you send {order} to a different address?', 'I need {order} to go to another address.'],
             s,
+          );
+        case 'exchange_other_product':
+          return say(
+            rng,
+            [
+              "I'd like to exchange {items} from {order} for {wanted} instead.",
+              'Can I exchange {items} from {order}? I [would rather have|want] {wanted}.',
+            ],
+            { ...s, wanted: `a ${String(r.wanted_product).toLowerCase()}` },
+          );
+        case 'refund_other_method':
+          return say(
+            rng,
+            [
+              'I want to return {items} from {order}, and [please put|I want] the refund [on|to go to] {refund}.',
+              'Can I return {items} from {order} and get the refund on {refund}?',
+            ],
+            { ...s, refund: r.refund_to === undefined ? '' : paymentText(r.refund_to, rng) },
           );
       }
     }

@@ -11,7 +11,13 @@ import {
   type UserRef,
 } from './references.js';
 import type { RetailRequest } from './requests.js';
-import type { OrderView, PaymentMethodView, UserView } from './views.js';
+import {
+  type AddressView,
+  type OrderView,
+  type PaymentMethodView,
+  sameAddress,
+  type UserView,
+} from './views.js';
 
 /**
  * The retail user's behaviour (docs/conversations.md), drawn from the task's seed after its requests: which
@@ -79,6 +85,18 @@ function vaguePayment(ref: PaymentRef, user: UserView): PaymentRef | undefined {
   if (ref.strategy !== 'brand' && ref.strategy !== 'last_four') return undefined;
   const n = matchPayments({ strategy: 'kind', source: 'credit_card' }, user).length;
   return n >= 2 && n <= 3 ? { strategy: 'kind', source: 'credit_card' } : undefined;
+}
+
+/** How many distinct addresses the user's orders ship to ("one of my other orders" is ambiguous from 2 on). */
+export function orderAddressCount(state: UserState): number {
+  return distinctAddresses(state.orders).length;
+}
+
+/** The distinct shipping addresses of `orders`, in order of first appearance. */
+export function distinctAddresses(orders: readonly OrderView[]): AddressView[] {
+  const out: AddressView[] = [];
+  for (const o of orders) if (!out.some((a) => sameAddress(a, o.address))) out.push(o.address);
+  return out;
 }
 
 /** A product name that matches two or three distinct items of the order (the request names one by its options). */
@@ -158,6 +176,10 @@ export function drawRetailBehaviour(rng: Rng, inputs: BehaviourInputs): Behaviou
       const name = vagueItem(r, state);
       if (name !== undefined)
         events.push({ kind: 'ambiguous_reference', request: i, field: 'item', product_name: name });
+    }
+    if ('address' in r && r.address.strategy === 'order_city' && rng.chance(0.5)) {
+      if (orderAddressCount(state) >= 2)
+        events.push({ kind: 'ambiguous_reference', request: i, field: 'address' });
     }
     if (!changed && rng.chance(0.3)) {
       const kind = rng.pick(['change_of_mind', 'reject_proposal']);

@@ -74,12 +74,16 @@ export function buildRequest(
       const items =
         a.item_ids === undefined ? undefined : describeItems(context, order, a.item_ids as string[]);
       if (a.item_ids !== undefined && items === undefined) return undefined;
+      const refundTo = a.payment_method_id === undefined ? undefined : payment(a.payment_method_id, order);
+      if (a.payment_method_id !== undefined && refundTo === undefined) return undefined;
       return {
         kind: 'refusal',
         action: a.action as RefusedAction,
         order: orderRef,
         ...(items === undefined ? {} : { items }),
         ...(a.reason === undefined ? {} : { reason: a.reason as string }),
+        ...(a.wanted_product === undefined ? {} : { wanted_product: a.wanted_product as string }),
+        ...(refundTo === undefined ? {} : { refund_to: refundTo }),
       };
     }
     default:

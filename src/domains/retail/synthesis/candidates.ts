@@ -138,12 +138,27 @@ function drawSwapDraft(
   };
 }
 
-const REFUSALS: Record<RefusedAction, (o: OrderView) => boolean> = {
+/** Names of products the user has bought that are not in `order` (what an exchange into another product asks for). */
+function otherProducts(state: UserState, order: OrderView): string[] {
+  const here = new Set(order.items.map((it) => it.name));
+  const names = state.orders.flatMap((o) => o.items.map((it) => it.name)).filter((n) => !here.has(n));
+  return [...new Set(names)].sort();
+}
+
+/** The user's methods a refund for `order` may not go to (neither the original method nor a gift card). */
+function forbiddenRefundMethods(state: UserState, order: OrderView): PaymentMethodView[] {
+  const original = order.payment_history[0]?.payment_method_id;
+  return methods(state).filter((m) => m.source !== 'gift_card' && m.id !== original);
+}
+
+const REFUSALS: Record<RefusedAction, (o: OrderView, state: UserState) => boolean> = {
   cancel: (o) => o.status === 'processed' || o.status === 'delivered',
   // not yet delivered, and no other action would serve the user instead
   return: (o) => o.status === 'processed',
   exchange: (o) => o.status === 'processed',
   modify_address: (o) => o.status === 'processed' || o.status === 'delivered',
+  exchange_other_product: (o, state) => o.status === 'delivered' && otherProducts(state, o).length > 0,
+  refund_other_method: (o, state) => o.status === 'delivered' && forbiddenRefundMethods(state, o).length > 0,
 };
 
 /** One draw function per constraint kind. */
@@ -234,16 +249,18 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
     };
   },
   refusal(rng, state, used) {
-    const actions = (Object.keys(REFUSALS) as RefusedAction[]).filter(
-      (a) => ordersWith(state, used, REFUSALS[a]).length > 0,
-    );
+    const eligible = (a: RefusedAction) => ordersWith(state, used, (o) => REFUSALS[a](o, state));
+    const actions = (Object.keys(REFUSALS) as RefusedAction[]).filter((a) => eligible(a).length > 0);
     if (actions.length === 0) return undefined;
     const action = rng.pick(actions);
-    const o = rng.pick(ordersWith(state, used, REFUSALS[action]));
+    const o = rng.pick(eligible(action));
     const args: Record<string, unknown> = { action, order_id: o.order_id };
     if (action === 'cancel') args.reason = rng.pick(CANCEL_REASONS);
-    if (action === 'return' || action === 'exchange') args.item_ids = [rng.pick(o.items).item_id];
+    if (action !== 'cancel' && action !== 'modify_address') args.item_ids = [rng.pick(o.items).item_id];
     if (action === 'modify_address') args.address = newAddress(rng);
+    if (action === 'exchange_other_product') args.wanted_product = rng.pick(otherProducts(state, o));
+    if (action === 'refund_other_method')
+      args.payment_method_id = rng.pick(forbiddenRefundMethods(state, o)).id;
     return { kind: 'refusal', orderId: o.order_id, args };
   },
 };

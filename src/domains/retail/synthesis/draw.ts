@@ -64,17 +64,22 @@ function usersFor(base: EnvironmentBase, k: number): string[] {
   return (enough.length > 0 ? enough : list).map((u) => u.id);
 }
 
-function drawConstraints(rng: Rng, state: UserState, k: number): Draft[] | undefined {
+function drawConstraints(
+  rng: Rng,
+  state: UserState,
+  k: number,
+  weights: Readonly<Record<string, number>>,
+): Draft[] | undefined {
   const used = new Set<string>();
   const drafts: Draft[] = [];
   for (let slot = 0; slot < k; slot++) {
-    const kinds = Object.keys(KIND_WEIGHTS);
+    const kinds = Object.keys(weights).filter((x) => (weights[x] ?? 0) > 0);
     let draft: Draft | undefined;
     const remaining = [...kinds];
     while (draft === undefined && remaining.length > 0) {
       const kind = rng.weighted(
         remaining,
-        remaining.map((x) => KIND_WEIGHTS[x] ?? 1),
+        remaining.map((x) => weights[x] ?? 1),
       );
       remaining.splice(remaining.indexOf(kind), 1);
       draft = CANDIDATE_DRAWS[kind]?.(rng, state, used);
@@ -118,7 +123,12 @@ export function drawRetailTask(
   try {
     const initial = userState(episode, userId);
     if (initial === undefined) return { rejected: 'user not readable' };
-    const drafts = drawConstraints(rng.child('constraints'), initial, request.k);
+    const drafts = drawConstraints(
+      rng.child('constraints'),
+      initial,
+      request.k,
+      request.kindWeights ?? KIND_WEIGHTS,
+    );
     if (drafts === undefined) return { rejected: `user has too few eligible entities for k=${request.k}` };
     const context = new FuzzContext(rng.child('fuzz'), request.fuzzLevel);
     context.states = [initial];

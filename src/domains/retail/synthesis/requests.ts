@@ -36,6 +36,10 @@ export type RetailRequest =
       readonly order: OrderRef;
       readonly items?: readonly ItemRef[];
       readonly reason?: string;
+      /** `exchange_other_product`: the other product the customer wants instead (a product name). */
+      readonly wanted_product?: string;
+      /** `refund_other_method`: the method the refund should go to, one the order was not paid with. */
+      readonly refund_to?: PaymentRef;
     };
 
 /** One old item and its replacement. */
@@ -44,8 +48,19 @@ export interface ItemSwap {
   readonly replacement: VariantRef;
 }
 
-/** Requests the policy forbids for the order's status. */
-export type RefusedAction = 'cancel' | 'return' | 'exchange' | 'modify_address';
+/**
+ * Requests the policy forbids: for the order's status (`cancel`, `return`, `exchange`, `modify_address`), an
+ * exchange into another product (`exchange_other_product`: exchanges stay within the same product), a refund to
+ * a method the order was not paid with (`refund_other_method`: refunds go to the original method or a gift
+ * card).
+ */
+export type RefusedAction =
+  | 'cancel'
+  | 'return'
+  | 'exchange'
+  | 'modify_address'
+  | 'exchange_other_product'
+  | 'refund_other_method';
 
 /** The fuzzy part of a retail task (`cove.fuzz`). */
 export interface RetailFuzz {

@@ -102,6 +102,8 @@ function resolveArgs(r: RetailRequest, state: UserState): Record<string, unknown
       const order = resolveOrder(r.order, state);
       const out: Record<string, unknown> = { action: r.action, order_id: order.order_id };
       if (r.items !== undefined) out.item_ids = r.items.map((i) => resolveItem(i, order));
+      if (r.wanted_product !== undefined) out.wanted_product = r.wanted_product;
+      if (r.refund_to !== undefined) out.payment_method_id = resolvePayment(r.refund_to, state, order);
       return out;
     }
   }

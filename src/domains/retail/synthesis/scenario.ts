@@ -86,6 +86,10 @@ export function requestSentence(rng: Rng, r: RetailRequest): string {
           return `You want to exchange ${countedList(r.items ?? [], itemText)} from ${o(r.order)} for a different size or color.`;
         case 'modify_address':
           return `You want ${o(r.order)} sent to a new address.`;
+        case 'exchange_other_product':
+          return `You want to exchange ${countedList(r.items ?? [], itemText)} from ${o(r.order)} for a ${String(r.wanted_product).toLowerCase()} instead.`;
+        case 'refund_other_method':
+          return `You want to return ${countedList(r.items ?? [], itemText)} from ${o(r.order)} with the refund going to ${second(paymentText(r.refund_to as PaymentRef))}.`;
       }
   }
 }
@@ -115,7 +119,9 @@ export function behaviourSentences(behaviour: Behaviour, requests: readonly Reta
             ? `For ${n(e.request)}, at first call the order just "the order with ${mentionText(e.mention as ItemMention)}"; say which one exactly when the agent asks.`
             : e.field === 'payment'
               ? `For ${n(e.request)}, at first just say "your credit card"; name the card exactly when the agent asks which one.`
-              : `For ${n(e.request)}, at first just say "the ${String(e.product_name).toLowerCase()}"; give its options when the agent asks which one.`,
+              : e.field === 'address'
+                ? `For ${n(e.request)}, at first just say "the address of one of your other orders"; say which city when the agent asks which address.`
+                : `For ${n(e.request)}, at first just say "the ${String(e.product_name).toLowerCase()}"; give its options when the agent asks which one.`,
         );
         break;
       case 'change_of_mind':
