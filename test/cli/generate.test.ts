@@ -136,7 +136,7 @@ describe('cove generate: the embedded default', () => {
     }
   });
 
-  it('writes sft.jsonl: 100 rows, system prompt first, ###STOP### user turn last, OpenAI message shape', () => {
+  it('writes sft.jsonl: 100 rows, system prompt first, a user turn with a stop token last, OpenAI message shape', () => {
     const rows = readJsonl<SftRowView>(join(dirA, 'sft.jsonl'));
     expect(rows).toHaveLength(100);
     const systemPrompt = agentContext(getDomain('retail'), 'cove').systemPrompt;
@@ -145,7 +145,8 @@ describe('cove generate: the embedded default', () => {
       expect(row.messages[0]).toEqual({ role: 'system', content: systemPrompt });
       const last = row.messages[row.messages.length - 1];
       expect(last?.role).toBe('user');
-      expect(String(last?.content)).toContain('###STOP###');
+      // ###STOP###, or ###TRANSFER### after a hand-off to a human (τ²'s stop tokens)
+      expect(String(last?.content)).toMatch(/###(STOP|TRANSFER)###/);
       expect(openAiShapeProblems(row.messages), `row ${i}`).toEqual([]);
       expect(row.data_source).toBe('cove/retail/sandbox');
       expect(row.tools.length).toBeGreaterThan(0);
