@@ -42,6 +42,7 @@ export { episodeId, type RoleFactory, type RunContext, runTaskEpisode } from './
 export { type GenerateJob, generate } from './run/generate.js';
 export { createRoleFactory, scriptedRoles } from './run/roles.js';
 export { type GenerateRunOptions, runGenerate, runId } from './run/run-generate.js';
+export { type GenerateIdentity, generateFingerprint } from './run/run-identity.js';
 export type { RunSummary } from './run/summary.js';
 export type { TaskSource } from './run/task-source.js';
 export { keptForSft, recordReward, type TrajectoryRecord } from './run/trajectory.js';

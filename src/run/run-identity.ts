@@ -22,6 +22,49 @@ import type { RunPaths } from './run-folder.js';
  * trajectory record, in summary.json and on the first line of tasks.partial.jsonl. See docs/run-folder.md.
  */
 
+/** What decides a `cove generate` run's identity (see {@link generateFingerprint}). */
+export interface GenerateIdentity {
+  readonly domain: string;
+  /** Where the tasks come from: `sandbox:<seed>`, `db:<canonical sha256>` or `tasks:<hash of the file>`. */
+  readonly source: string;
+  readonly seed: number;
+  /** How tasks are synthesized; absent for a tasks file (its settings are in each task, its hash in `source`). */
+  readonly synthesis?: {
+    readonly difficulty: string;
+    readonly fuzz: number;
+    readonly k?: number;
+    /** A preset task mix; `uniform` (the default) is not recorded. */
+    readonly mix?: string;
+  };
+  readonly semantics: string;
+  readonly text: string;
+  readonly agent: string;
+  readonly user: string;
+}
+
+/**
+ * The fingerprint of a `cove generate` run: the settings that must match to resume it, in a fixed key order (its
+ * JSON's hash is the run's id, {@link runIdOf}). A smaller or larger `--n`, the concurrency or the attempts are not
+ * part of it: they continue the same run.
+ */
+export function generateFingerprint(identity: GenerateIdentity): Record<string, unknown> {
+  const synthesis = identity.synthesis;
+  return {
+    domain: identity.domain,
+    source: identity.source,
+    seed: identity.seed,
+    difficulty: synthesis === undefined ? null : synthesis.difficulty,
+    fuzz: synthesis === undefined ? null : synthesis.fuzz,
+    k: synthesis?.k ?? null,
+    // recorded only when set, so run folders made before presets existed still resume
+    ...(synthesis?.mix !== undefined && synthesis.mix !== 'uniform' ? { mix: synthesis.mix } : {}),
+    semantics: identity.semantics,
+    text: identity.text,
+    agent: identity.agent,
+    user: identity.user,
+  };
+}
+
 /** A run's id: a short hash of its settings (the same settings give the same id, in any folder). */
 export function runIdOf(fingerprint: Readonly<Record<string, unknown>>): string {
   return `run-${sha256Hex(JSON.stringify(fingerprint)).slice(0, 12)}`;

@@ -4,6 +4,7 @@ import { agentContext } from '../../src/domains/agent-context.js';
 import { getDomain } from '../../src/domains/registry.js';
 import { scriptedRoles } from '../../src/run/roles.js';
 import { type GenerateRunResult, runGenerate } from '../../src/run/run-generate.js';
+import { generateFingerprint } from '../../src/run/run-identity.js';
 import { COVE_VERSION } from '../../src/version.js';
 
 /**
@@ -33,18 +34,16 @@ export async function generateInProcess(options: {
       limits: { maxSteps: 200, maxErrors: 10, repeatedCallLimit: 5 },
       concurrency: 64,
       attempts: 1,
-      fingerprint: {
+      fingerprint: generateFingerprint({
         domain: domain.name,
         source: source.sourceId,
         seed,
-        difficulty: 'mixed',
-        fuzz: 2,
-        k: null,
+        synthesis: { difficulty: 'mixed', fuzz: 2 },
         semantics: 'parity',
         text: 'cove',
         agent: 'oracle',
         user: 'scripted',
-      },
+      }),
       coveVersion: COVE_VERSION,
       command: ['generate', '--n', String(options.n), '--seed', String(seed), '--out', out],
     });

@@ -7,6 +7,7 @@ import { readJsonFile } from '../../domains/load-db.js';
 import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
+import { generateFingerprint } from '../../run/run-identity.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
@@ -224,21 +225,25 @@ export function registerGenerate(program: Command): void {
     };
     process.once('SIGINT', onSignal);
 
-    const fingerprint = {
+    const fingerprint = generateFingerprint({
       domain: domain.name,
       source: source.sourceId,
       seed,
-      // a tasks file carries its own synthesis settings (its hash is in `source`)
-      difficulty: flags.tasks === undefined ? parsed.difficulty : null,
-      fuzz: flags.tasks === undefined ? parsed.fuzz : null,
-      k: flags.tasks === undefined ? (k ?? null) : null,
-      // recorded only when set, so run folders made before --mix still resume
-      ...(flags.tasks === undefined && parsed.mix !== 'uniform' ? { mix: parsed.mix } : {}),
+      ...(flags.tasks === undefined
+        ? {
+            synthesis: {
+              difficulty: parsed.difficulty,
+              fuzz: parsed.fuzz,
+              ...(k === undefined ? {} : { k }),
+              mix: parsed.mix,
+            },
+          }
+        : {}),
       semantics,
       text,
       agent: factory.agentName,
       user: factory.userName,
-    };
+    });
     const runOptions: GenerateRunOptions = {
       domain,
       source,
