@@ -109,9 +109,10 @@ describe('cove generate --queue with two workers', () => {
     const e = runCove(['runs', 'export', '--store', store, '--run', String(runId), '--out', exported]);
     expect(e.status, e.stderr).toBe(0);
     expect(readFileSync(join(exported, 'sft.jsonl')).equals(single)).toBe(true);
-    // both workers took part
+    // a worker served it (whether the second one also found the run before the first took all 20 jobs depends
+    // on timing; test/queue/faults.test.ts runs several workers that must share a run)
     const served = workers.filter((w) => w.log().includes(`serving run ${runId}`)).length;
-    expect(served).toBe(2);
+    expect(served).toBeGreaterThanOrEqual(1);
   });
 
   it('`cove runs status` counts the jobs of a finished run', () => {
