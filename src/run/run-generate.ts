@@ -4,7 +4,7 @@ import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/episode-session.js';
 import type { RoleFactory } from './episode-runner.js';
 import { type EpisodeExecutor, generate } from './generate.js';
-import { checkRunFolder, runPaths } from './run-folder.js';
+import { checkRunFolder, type RunPaths, runPaths } from './run-folder.js';
 import { checkRunFolderWritable, runIdOf } from './run-identity.js';
 import { lockRunFolder } from './run-lock.js';
 import type { RunSummary } from './summary.js';
@@ -93,10 +93,7 @@ export async function runGenerate(options: GenerateRunOptions): Promise<Generate
 }
 
 /** {@link runGenerate} once the run folder's lock is held. */
-async function runLocked(
-  options: GenerateRunOptions,
-  paths: ReturnType<typeof runPaths>,
-): Promise<GenerateRunResult> {
+async function runLocked(options: GenerateRunOptions, paths: RunPaths): Promise<GenerateRunResult> {
   const { source, targetSft } = options;
   const startPhase = options.startPhase ?? (() => NO_PROGRESS);
   const stopped = () => options.shouldStop?.() === true || options.signal?.aborted === true;
