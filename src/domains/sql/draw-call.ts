@@ -156,7 +156,8 @@ export function drawCall(
         initial,
         reach,
       );
-      if (ref === undefined) return { rejected: `no unique description of a ${parent.name} row` };
+      if (ref === undefined)
+        return { rejected: `no unique description of a ${parent.name} row that the read tools resolve` };
       references.push({ ...ref, param: p });
       if (ref.clauses.length > 0) hidden.push(...Object.values(ref.key).map(String));
       links.push(
@@ -180,7 +181,9 @@ export function drawCall(
     const key = Object.fromEntries(keyParams.map(([p, r]) => [r.column, args[p] as Plain]));
     const ref = referenceFor(episode, tables, plan.table, key, fuzzy(), initial, reach);
     if (ref === undefined)
-      return { rejected: `no unique description of ${plan.table.name} ${JSON.stringify(key)}` };
+      return {
+        rejected: `no unique description of ${plan.table.name} ${JSON.stringify(key)} that the read tools resolve`,
+      };
     references.unshift({ ...ref, param: (keyParams[0] as [string, unknown])[0] });
     if (ref.clauses.length > 0) hidden.push(...Object.values(key).map(String));
     subject = renderReference(tables, ref);

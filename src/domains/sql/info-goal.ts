@@ -35,7 +35,8 @@ export function infoGoal(
   );
   const key = plain(row?.k as SqlValue);
   const ref = referenceFor(episode, tables, table, { [keyCol]: key }, fuzzy, initial, reach);
-  if (ref === undefined) return { rejected: `no unique description of ${table.name} ${key}` };
+  if (ref === undefined)
+    return { rejected: `no unique description of ${table.name} ${key} that the read tools resolve` };
   const result = episode.call(pick.template.json.name, toPyValue({ [pick.param]: key }));
   if (result.error) return { rejected: `${pick.template.json.name} fails: ${result.content}` };
   const values = JSON.parse(result.content) as Record<string, unknown>;

@@ -256,6 +256,14 @@ describe('SQL domains on data the six never showed', () => {
             returns: 'row',
           },
           {
+            // how a user's description of a shelf is resolved: without a search, only ids could name shelves
+            name: 'find_shelves',
+            description: 'Shelves whose label contains the text.',
+            kind: 'read',
+            sql: "SELECT * FROM shelf WHERE label LIKE '%' || :label || '%'",
+            returns: 'rows',
+          },
+          {
             name: 'move_shelf',
             description: 'Move a shelf.',
             kind: 'write',
