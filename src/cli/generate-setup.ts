@@ -37,6 +37,8 @@ export function taskSource(
     fuzz: FuzzLevel;
     semantics: Semantics;
     k?: number;
+    /** `--goals`: goals per session, recorded in each task (see {@link SynthesisOptions.goals}). */
+    goals?: number;
     /** The task mix (`--mix`). @defaultValue 'uniform' */
     mix?: string;
     /** The run folder, where tasks.json is written (a DB path is recorded relative to it). */
@@ -87,6 +89,7 @@ export function taskSource(
     fuzz: options.fuzz,
     semantics: options.semantics,
     ...(options.k === undefined ? {} : { k: options.k }),
+    ...(options.goals === undefined ? {} : { goals: options.goals }),
     ...(options.mix === undefined || options.mix === 'uniform' ? {} : { mix: options.mix }),
     db: choice.source,
     coveVersion: COVE_VERSION,

@@ -33,6 +33,8 @@ export interface GenerateIdentity {
     readonly difficulty: string;
     readonly fuzz: number;
     readonly k?: number;
+    /** `--goals`; recorded only when set, so run folders made before it existed still resume. */
+    readonly goals?: number;
     /** A preset task mix; `uniform` (the default) is not recorded. */
     readonly mix?: string;
   };
@@ -56,6 +58,7 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
     difficulty: synthesis === undefined ? null : synthesis.difficulty,
     fuzz: synthesis === undefined ? null : synthesis.fuzz,
     k: synthesis?.k ?? null,
+    ...(synthesis?.goals === undefined ? {} : { goals: synthesis.goals }),
     // recorded only when set, so run folders made before presets existed still resume
     ...(synthesis?.mix !== undefined && synthesis.mix !== 'uniform' ? { mix: synthesis.mix } : {}),
     semantics: identity.semantics,

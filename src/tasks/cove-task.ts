@@ -41,6 +41,11 @@ export interface CoveBlock {
   readonly db: TaskDbSource;
   readonly semantics: 'parity' | 'fixed';
   readonly difficulty: Difficulty;
+  /**
+   * Goals of the session (`--goals`): the user brings up this many requests, one per constraint, in one
+   * conversation on one DB copy. Absent in tasks made without `--goals`.
+   */
+  readonly goals?: number;
   readonly seed: number;
   readonly index: number;
   readonly domain: string;
@@ -91,6 +96,7 @@ const coveBlockSchema = z.looseObject({
   db: z.unknown(),
   semantics: z.enum(['parity', 'fixed']),
   difficulty: z.enum(['easy', 'medium', 'hard']),
+  goals: z.number().int().min(1).optional(),
   seed: z.number(),
   index: z.number(),
   domain: z.string(),

@@ -23,6 +23,11 @@ export interface SynthesisOptions {
   readonly semantics: Semantics;
   /** An explicit number of constraints, overriding the difficulty's range. */
   readonly k?: number;
+  /**
+   * `--goals`: the number of goals of each session (one constraint each, so it also sets `k`), recorded in each
+   * task's `cove.goals`. Absent: tasks are made and recorded as before.
+   */
+  readonly goals?: number;
   readonly db: TaskDbSource;
   readonly coveVersion: string;
   /**
@@ -93,13 +98,18 @@ function taskPlan(
 ): { rng: Rng; k: number; mix: TaskMix | undefined } {
   const rng = new Rng(deriveSeed(options.seed, 'task', index));
   const mix = taskMix(synthesis, options.mix);
-  if (mix !== undefined && options.k === undefined && options.difficulty === 'mixed') {
+  if (
+    mix !== undefined &&
+    options.k === undefined &&
+    options.goals === undefined &&
+    options.difficulty === 'mixed'
+  ) {
     const ks = mix.kWeights.map((_, i) => i + 1);
     return { rng, k: rng.weighted(ks, mix.kWeights), mix };
   }
   const difficulty =
     options.difficulty === 'mixed' ? rng.pick(['easy', 'medium', 'hard'] as const) : options.difficulty;
-  return { rng, k: options.k ?? constraintCount(rng, difficulty), mix };
+  return { rng, k: options.goals ?? options.k ?? constraintCount(rng, difficulty), mix };
 }
 
 /**
@@ -261,6 +271,7 @@ function toTask(
       db: options.db,
       semantics: options.semantics,
       difficulty,
+      ...(options.goals === undefined ? {} : { goals: options.goals }),
       seed: options.seed,
       index,
       domain: options.domain,

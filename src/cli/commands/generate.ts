@@ -17,7 +17,7 @@ import { type TaskFlags, taskSource } from '../generate-setup.js';
 import { prepareOutputDir } from '../output-paths.js';
 import { startProgress } from '../progress.js';
 import { type RoleFlags, resolveRoles } from '../role-flags.js';
-import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
+import { goalFlags, synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 import { allCoveTasks } from '../tasks-input.js';
 
 interface GenerateFlags extends TaskFlags, RoleFlags {
@@ -29,6 +29,7 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   mix: string;
   fuzz: string;
   k?: string;
+  goals?: string;
   semantics: string;
   text: string;
   concurrency: string;
@@ -130,7 +131,7 @@ export function registerGenerate(program: Command): void {
     const parsed = synthesisFlags(flags);
     if (flags.tasks !== undefined) {
       // these decide how tasks are synthesized; a tasks file's tasks are already made
-      const ignored = ['difficulty', 'fuzz', 'k', 'mix'].filter(
+      const ignored = ['difficulty', 'fuzz', 'k', 'goals', 'mix'].filter(
         (o) => self.getOptionValueSource(o) === 'cli',
       );
       if (ignored.length > 0) {
@@ -148,7 +149,7 @@ export function registerGenerate(program: Command): void {
     const text = flags.text as TextSetting;
     const seed = intFlag('--seed', flags.seed, 1, 0, MAX_SEED);
     const n = intFlag('--n', flags.n, flags.tasks === undefined ? 100 : MAX_TASKS, 1, MAX_TASKS);
-    const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
+    const { k, goals } = goalFlags(flags, self.getOptionValueSource('difficulty') === 'cli');
     const concurrency = intFlag('--concurrency', flags.concurrency, 64, 1, 4096);
     const attempts = intFlag('--attempts', flags.attempts, 1, 1, 100);
     const targetSft =
@@ -184,7 +185,13 @@ export function registerGenerate(program: Command): void {
     ) {
       throw new ConfigError(TAU2_TASKS_NEED_MODELS(flags.tasks));
     }
-    const source = taskSource(domain, flags, { seed, ...parsed, ...(k === undefined ? {} : { k }), out });
+    const source = taskSource(domain, flags, {
+      seed,
+      ...parsed,
+      ...(k === undefined ? {} : { k }),
+      ...(goals === undefined ? {} : { goals }),
+      out,
+    });
     if (!source.cove && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
       source.loaded.base.close();
       throw new ConfigError(TAU2_TASKS_NEED_MODELS(String(flags.tasks)));
@@ -235,6 +242,7 @@ export function registerGenerate(program: Command): void {
               difficulty: parsed.difficulty,
               fuzz: parsed.fuzz,
               ...(k === undefined ? {} : { k }),
+              ...(goals === undefined ? {} : { goals }),
               mix: parsed.mix,
             },
           }

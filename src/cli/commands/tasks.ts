@@ -13,7 +13,7 @@ import { COVE_VERSION } from '../../version.js';
 import { chooseDb, intFlag, MAX_SEED, MAX_TASKS } from '../db-source.js';
 import { prepareOutputFile } from '../output-paths.js';
 import { startProgress } from '../progress.js';
-import { synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
+import { goalFlags, synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 
 interface TasksFlags {
   domain?: string;
@@ -26,6 +26,7 @@ interface TasksFlags {
   mix: string;
   fuzz: string;
   k?: string;
+  goals?: string;
   semantics: string;
   out: string;
 }
@@ -71,7 +72,7 @@ export function registerTasks(program: Command): void {
     .option('--n <count>', 'number of tasks', '500')
     .option('--seed <n>', 'seed of the task draws', '1')
     .requiredOption('--out <file>', 'tasks.json to write');
-  withSynthesisOptions(command).action(async (flags: TasksFlags) => {
+  withSynthesisOptions(command).action(async (flags: TasksFlags, self: Command) => {
     const spec = loadSqlDomainFlag(flags.domainSpec);
     if (spec !== undefined && flags.domain !== undefined)
       throw new ConfigError('give either --domain or --domain-spec, not both');
@@ -88,7 +89,7 @@ export function registerTasks(program: Command): void {
     taskMix(domain.synthesis, mix);
     const n = intFlag('--n', flags.n, 500, 1, MAX_TASKS);
     const seed = intFlag('--seed', flags.seed, 1, 0, MAX_SEED);
-    const k = flags.k === undefined ? undefined : intFlag('--k', flags.k, 1, 1);
+    const { k, goals } = goalFlags(flags, self.getOptionValueSource('difficulty') === 'cli');
     const sandboxSeed =
       flags.sandboxSeed === undefined
         ? undefined
@@ -110,6 +111,7 @@ export function registerTasks(program: Command): void {
         seed,
         ...parsed,
         ...(k === undefined ? {} : { k }),
+        ...(goals === undefined ? {} : { goals }),
         ...(mix === 'uniform' ? {} : { mix }),
         db: choice.source,
         coveVersion: COVE_VERSION,

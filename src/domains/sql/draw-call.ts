@@ -1,8 +1,10 @@
+import { toPyValue } from '../../core/py-value.js';
 import type { Rng } from '../../core/rng.js';
 import type { Episode } from '../../env/episode.js';
 import type { SqlConnection, SqlValue } from '../../env/sql.js';
 import { quoteIdent } from '../../env/sql-collections.js';
 import {
+  type Clause,
   describeRow,
   type Plain,
   plain,
@@ -15,6 +17,7 @@ import {
 import type { TableInfo } from './schema-info.js';
 import type { SqlRuleJson } from './spec-schema.js';
 import type { WritePlan } from './tool-plans.js';
+import { keyOf, resolveNow, type ToolReach, type ToolRow } from './tool-resolver.js';
 
 /** A drawn call of a write template with its request in words. */
 export interface DrawnCall {
@@ -24,24 +27,58 @@ export interface DrawnCall {
   readonly hidden: string[];
 }
 
-/** A reference to the row with `key`: described (fuzzy) or by its key; undefined when no unique description exists. */
+/**
+ * Whether the read tools resolve `clauses` to the row with `key` on the episode's current state (the calls the
+ * oracle agent will make, made here on the draft's copy; identical calls are made once).
+ */
+export function resolvesThroughTools(
+  reach: ToolReach,
+  episode: Episode,
+  table: TableInfo,
+  clauses: readonly Clause[],
+  key: Readonly<Record<string, Plain>>,
+): boolean {
+  if (!reach.routable(table.name, clauses)) return false;
+  const made = new Map<string, string>();
+  const found = resolveNow(reach.resolve(table.name, clauses), (c) => {
+    const id = JSON.stringify([c.name, c.args]);
+    let content = made.get(id);
+    if (content === undefined) {
+      content = episode.call(c.name, toPyValue(c.args)).content;
+      made.set(id, content);
+    }
+    return content;
+  });
+  return (
+    'rows' in found &&
+    found.rows.length === 1 &&
+    JSON.stringify(keyOf(table, found.rows[0] as ToolRow)) ===
+      JSON.stringify(Object.fromEntries(table.primaryKey.map((c) => [c, key[c] ?? null])))
+  );
+}
+
+/**
+ * A reference to the row with `key`: described (fuzzy) or by its key; undefined when no description is unique,
+ * names the same row in the initial state, and is resolved to that row by the read tools (`reach`).
+ */
 export function referenceFor(
   episode: Episode,
   tables: readonly TableInfo[],
   table: TableInfo,
   key: Record<string, Plain>,
   fuzzy: boolean,
-  initial?: SqlConnection,
+  initial: SqlConnection,
+  reach: ToolReach,
 ): Reference | undefined {
   if (!fuzzy) return { table: table.name, key, clauses: [] };
   const hidden = Object.values(key).map((v) => String(v));
-  const clauses = describeRow(episode.sql, tables, table, key, hidden);
+  const clauses = describeRow(episode.sql, tables, table, key, hidden, (cs) =>
+    resolvesThroughTools(reach, episode, table, cs, key),
+  );
   if (clauses === undefined) return undefined;
   // the description must name the same row in the initial state too (what the recheck and the user go by)
-  if (initial !== undefined) {
-    const rows = resolveReference(initial, tables, { table: table.name, clauses });
-    if (rows.length !== 1 || JSON.stringify(rows[0]) !== JSON.stringify(key)) return undefined;
-  }
+  const rows = resolveReference(initial, tables, { table: table.name, clauses });
+  if (rows.length !== 1 || JSON.stringify(rows[0]) !== JSON.stringify(key)) return undefined;
   return { table: table.name, key, clauses };
 }
 
@@ -84,6 +121,7 @@ export function drawCall(
   /** The base's connection: descriptions must name the same row there. */
   initial: SqlConnection,
   fuzzy: () => boolean,
+  reach: ToolReach,
   refusal?: {
     readonly rule: SqlRuleJson;
     readonly probe: (tool: string, args: Record<string, unknown>) => boolean;
@@ -116,8 +154,10 @@ export function drawCall(
         { [parent.primaryKey[0] as string]: plain(prow[parent.primaryKey[0] as string]) },
         fuzzy(),
         initial,
+        reach,
       );
-      if (ref === undefined) return { rejected: `no unique description of a ${parent.name} row` };
+      if (ref === undefined)
+        return { rejected: `no unique description of a ${parent.name} row that the read tools resolve` };
       references.push({ ...ref, param: p });
       if (ref.clauses.length > 0) hidden.push(...Object.values(ref.key).map(String));
       links.push(
@@ -139,9 +179,11 @@ export function drawCall(
   let subject = '';
   if (plan.op !== 'insert') {
     const key = Object.fromEntries(keyParams.map(([p, r]) => [r.column, args[p] as Plain]));
-    const ref = referenceFor(episode, tables, plan.table, key, fuzzy(), initial);
+    const ref = referenceFor(episode, tables, plan.table, key, fuzzy(), initial, reach);
     if (ref === undefined)
-      return { rejected: `no unique description of ${plan.table.name} ${JSON.stringify(key)}` };
+      return {
+        rejected: `no unique description of ${plan.table.name} ${JSON.stringify(key)} that the read tools resolve`,
+      };
     references.unshift({ ...ref, param: (keyParams[0] as [string, unknown])[0] });
     if (ref.clauses.length > 0) hidden.push(...Object.values(key).map(String));
     subject = renderReference(tables, ref);

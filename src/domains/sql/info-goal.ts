@@ -7,6 +7,7 @@ import { referenceFor } from './draw-call.js';
 import { type Plain, plain, type Reference, renderReference, words } from './references.js';
 import type { TableInfo } from './schema-info.js';
 import type { SqlTemplate } from './template-tool.js';
+import type { ToolReach } from './tool-resolver.js';
 
 /**
  * Draws one information goal: a random row of the lookup tool's table, described (or named by key at fuzz 0),
@@ -20,6 +21,7 @@ export function infoGoal(
   tables: readonly TableInfo[],
   fuzzy: boolean,
   initial: SqlConnection,
+  reach: ToolReach,
 ):
   | { args: Record<string, unknown>; text: string; ref: Reference & { param: string }; hidden: string[] }
   | { rejected: string } {
@@ -32,8 +34,9 @@ export function infoGoal(
     BigInt(rng.int(0, n - 1)),
   );
   const key = plain(row?.k as SqlValue);
-  const ref = referenceFor(episode, tables, table, { [keyCol]: key }, fuzzy, initial);
-  if (ref === undefined) return { rejected: `no unique description of ${table.name} ${key}` };
+  const ref = referenceFor(episode, tables, table, { [keyCol]: key }, fuzzy, initial, reach);
+  if (ref === undefined)
+    return { rejected: `no unique description of ${table.name} ${key} that the read tools resolve` };
   const result = episode.call(pick.template.json.name, toPyValue({ [pick.param]: key }));
   if (result.error) return { rejected: `${pick.template.json.name} fails: ${result.content}` };
   const values = JSON.parse(result.content) as Record<string, unknown>;

@@ -19,6 +19,8 @@ import { readSqlSpec, type SqlSpec } from './spec-schema.js';
 import { type SqlFuzz, sqlSynthesis } from './sql-synthesis.js';
 import { analyseStatement, UnsafeStatementError } from './statement-safety.js';
 import { type SqlTemplate, templateTool } from './template-tool.js';
+import { writePlan } from './tool-plans.js';
+import { ToolReach } from './tool-resolver.js';
 
 /** A loaded SQL domain: the domain, its analysed templates and schema, and the image of its database. */
 export interface SqlDomain {
@@ -211,6 +213,14 @@ export function loadSqlDomain(file: string): SqlDomain {
     ].join('\n');
     const synthesis = sqlSynthesis({ templates, tables, rules, collections });
     const oracleContext: SqlOracleContext = {
+      reach: new ToolReach(templates, tables),
+      tables,
+      plans: new Map(
+        templates.flatMap((t) => {
+          const plan = writePlan(t, tables);
+          return plan === undefined ? [] : [[t.json.name, plan] as const];
+        }),
+      ),
       refusalLookup: new Map(
         synthesis.kinds.flatMap((k) => {
           const l = k.grounding?.lookup[0];

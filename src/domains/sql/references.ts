@@ -77,7 +77,8 @@ function usable(value: SqlValue | undefined, hidden: readonly string[]): value i
  * The smallest description of one row: a set of at most three non-key columns — its own, or of the parent rows
  * its foreign keys point to — whose values match that row and no other, as a count query proves. Key and
  * foreign-key columns are never used, nor values containing one of the `hidden` ids. Candidates are tried in a
- * fixed order (own text columns, own other columns, then parents'), so the same row gets the same description.
+ * fixed order (own text columns, own other columns, then parents'), so the same row gets the same description;
+ * the first unique set that `accept` also passes is taken.
  * @returns the clauses, or undefined when no such set exists.
  */
 export function describeRow(
@@ -86,6 +87,8 @@ export function describeRow(
   table: TableInfo,
   key: Readonly<Record<string, Plain>>,
   hidden: readonly string[],
+  /** A further test of a unique description (the synthesis: the read tools resolve it to this row). */
+  accept: (clauses: Clause[]) => boolean = () => true,
 ): Clause[] | undefined {
   if (table.primaryKey.length === 0) return undefined;
   const row = sql.get(
@@ -124,7 +127,9 @@ export function describeRow(
   const unique = (clauses: Clause[]) => {
     const rows = resolveReference(sql, tables, { table: table.name, clauses });
     return (
-      rows.length === 1 && JSON.stringify(table.primaryKey.map((c) => rows[0]?.[c] ?? null)) === expected
+      rows.length === 1 &&
+      JSON.stringify(table.primaryKey.map((c) => rows[0]?.[c] ?? null)) === expected &&
+      accept(clauses)
     );
   };
   const n = candidates.length;

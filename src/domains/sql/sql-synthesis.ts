@@ -13,6 +13,7 @@ import type { TableInfo } from './schema-info.js';
 import type { SqlRuleJson } from './spec-schema.js';
 import type { SqlTemplate } from './template-tool.js';
 import { lookupParam, type WritePlan, writePlan } from './tool-plans.js';
+import { ToolReach } from './tool-resolver.js';
 
 /** One goal of a SQL task as the scripted roles and the recheck read it (`cove.fuzz.goals[i]`). */
 export interface SqlGoal {
@@ -147,6 +148,7 @@ type Picked =
  */
 export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
   const { tables } = input;
+  const reach = new ToolReach(input.templates, tables);
   const plans = input.templates.flatMap((t) => {
     const p = writePlan(t, tables);
     return p === undefined ? [] : [p];
@@ -179,7 +181,7 @@ export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
   }
   return {
     kinds,
-    draw: (rng, base, request) => draw(rng, base, request, picks, tables, input.collections),
+    draw: (rng, base, request) => draw(rng, base, request, picks, tables, input.collections, reach),
     recheck(base, constraints, fuzz) {
       const problems: string[] = [];
       for (const goal of (fuzz as unknown as SqlFuzz).goals ?? []) {
@@ -203,6 +205,7 @@ function draw(
   picks: readonly Picked[],
   tables: readonly TableInfo[],
   collections: readonly StateCollection[],
+  reach: ToolReach,
 ): TaskDraft | { rejected: string } {
   if (picks.length === 0) return { rejected: 'the spec has no tool the synthesis can drive' };
   const episode = base.fork({ semantics: request.semantics });
@@ -226,7 +229,7 @@ function draw(
     const slot = (id: string, pick: Picked): { rejected: string; fatal?: true } | undefined => {
       const fuzzy = () => request.fuzzLevel === 2 || (request.fuzzLevel === 1 && rng.chance(0.5));
       if (pick.type === 'info') {
-        const made = infoGoal(rng, episode, pick, tables, fuzzy(), base.sql);
+        const made = infoGoal(rng, episode, pick, tables, fuzzy(), base.sql, reach);
         if ('rejected' in made) return made;
         const clash = clashes(made.text, made.hidden, String(made.args.value));
         if (clash !== undefined) return { rejected: clash };
@@ -251,7 +254,7 @@ function draw(
         }
       };
       const rule = pick.type === 'refusal' ? { rule: pick.rule, probe } : undefined;
-      const call = drawCall(rng, episode, pick.plan, tables, base.sql, fuzzy, rule);
+      const call = drawCall(rng, episode, pick.plan, tables, base.sql, fuzzy, reach, rule);
       if ('rejected' in call) return call;
       const clash = clashes(call.text, call.hidden);
       if (clash !== undefined) return { rejected: clash };

@@ -14,6 +14,8 @@ type Category = 'get' | 'search' | 'list' | 'details' | 'update' | 'create' | 'd
 interface Candidate {
   readonly category: Category;
   readonly tool: SqlToolJson;
+  /** The table whose rows the tool reads or writes. */
+  readonly table: string;
 }
 
 const snake = (name: string) =>
@@ -32,7 +34,7 @@ const plainCols = (t: TableInfo) =>
   t.columns.filter((c) => !t.primaryKey.includes(c.name) && !fkCols(t).has(c.name));
 
 function candidatesOf(t: TableInfo, tables: readonly TableInfo[]): Candidate[] {
-  const out: Candidate[] = [];
+  const out: Omit<Candidate, 'table'>[] = [];
   const name = snake(t.name);
   const noun = words(t.name);
   const single = t.primaryKey.length === 1 ? (t.primaryKey[0] as string) : undefined;
@@ -177,7 +179,7 @@ function candidatesOf(t: TableInfo, tables: readonly TableInfo[]): Candidate[] {
       },
     });
   }
-  return out;
+  return out.map((c) => ({ ...c, table: t.name }));
 }
 
 /** Arguments for a template sampled from the data: each bound parameter takes a value of its column. */
@@ -269,7 +271,8 @@ export interface SynthToolsResult {
  * (`get_…_details`), and the natural writes — an update of a non-key column by key (`update_`), an insert that
  * checks its foreign keys (`create_`, for rowid-keyed tables and link tables) and a delete refused while rows
  * refer to it (`delete_`). Tables are ranked by how connected they are (foreign keys in and out); one tool of each kind
- * is taken first, then the rest round-robin over the tables, up to `maxTools`. Every template is validated by execution on a scratch
+ * is taken first, then a search of each table those tools look up or change (so its rows can be found by
+ * description), then the rest round-robin over the tables, up to `maxTools`. Every template is validated by execution on a scratch
  * copy with arguments sampled from the data, and its result checked against its output schema; failures are
  * dropped and reported.
  */
@@ -306,6 +309,21 @@ export function synthTools(
     return true;
   };
   for (const cat of categories) for (const c of all.filter((x) => x.category === cat)) if (tryAdd(c)) break;
+  // reach: a user names rows by description, so the rows a picked tool looks up or changes (and the parents an
+  // insert links) should be findable by a search (docs/sql-domains.md, "The oracle resolves descriptions")
+  for (const c of [...picked]) {
+    const parents =
+      c.category === 'create'
+        ? (chosen.find((t) => t.name === c.table)?.foreignKeys ?? []).map((f) => f.parent)
+        : c.category === 'list' || c.category === 'search'
+          ? []
+          : [c.table];
+    for (const table of parents) {
+      if (picked.some((p) => p.category === 'search' && p.table === table)) continue;
+      const search = all.find((x) => x.category === 'search' && x.table === table);
+      if (search !== undefined) tryAdd(search);
+    }
+  }
   for (const c of all) tryAdd(c);
   const spec: SqlSpecJson = {
     name: options.name,

@@ -112,6 +112,31 @@ describe('SQL domains end to end: synth tools → spec → tasks → replay → 
       expect(lines).toHaveLength(12);
       expect(lines.flatMap((l) => l.errors).filter((e) => e)).toEqual([]);
 
+      // cove generate: the scripted user and the oracle agent, which resolves every description through the read tools
+      const run = join(dir, `${name}.run`);
+      const gen = runCove(['generate', '--domain-spec', spec, '--tasks', tasksFile, '--out', run, '--quiet']);
+      expect(gen.status, gen.stderr).toBe(0);
+      const episodes = readFileSync(join(run, 'trajectories.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              task_id: string;
+              verification: { score: number; stateMatch: boolean };
+              messages: ChatMessage[];
+            },
+        );
+      expect(episodes).toHaveLength(12);
+      for (const e of episodes)
+        expect({ id: e.task_id, score: e.verification.score, stateMatch: e.verification.stateMatch }).toEqual(
+          {
+            id: e.task_id,
+            score: 1,
+            stateMatch: true,
+          },
+        );
+
       const sql = loadSqlDomain(spec);
       const synthesis = sql.domain.synthesis as NonNullable<typeof sql.domain.synthesis>;
       const kinds = new Map(synthesis.kinds.map((k) => [k.name, k]));
@@ -124,10 +149,20 @@ describe('SQL domains end to end: synth tools → spec → tasks → replay → 
         const fuzz = task.cove.fuzz as unknown as SqlFuzz;
         const text = JSON.stringify(task.user_scenario.instructions);
         for (const id of fuzz.hidden_ids) expect(text.includes(id), `${task.id} leaks ${id}`).toBe(false);
+        // the oracle found each described row by calling a read tool with one of the description's values
+        const called = (episodes.find((e) => e.task_id === task.id)?.messages ?? []).flatMap((m) =>
+          m.role === 'assistant'
+            ? (m.tool_calls ?? []).flatMap((c) => Object.values(JSON.parse(c.function.arguments)).map(String))
+            : [],
+        );
         for (const goal of fuzz.goals) {
           for (const ref of goal.references) {
             if (ref.clauses.length === 0) continue;
             references++;
+            expect(
+              ref.clauses.some((c) => called.includes(String(c.value))),
+              `${task.id}: no read call with a value of ${JSON.stringify(ref.clauses)}`,
+            ).toBe(true);
             const matches = bruteForceMatches(sql.image, ref);
             expect(matches, `${task.id} ${JSON.stringify(ref)}`).toHaveLength(1);
             expect(JSON.stringify(Object.values(matches[0] ?? {}))).toBe(
@@ -219,6 +254,14 @@ describe('SQL domains on data the six never showed', () => {
             kind: 'read',
             sql: 'SELECT * FROM shelf WHERE shelf_id = :shelf_id',
             returns: 'row',
+          },
+          {
+            // how a user's description of a shelf is resolved: without a search, only ids could name shelves
+            name: 'find_shelves',
+            description: 'Shelves whose label contains the text.',
+            kind: 'read',
+            sql: "SELECT * FROM shelf WHERE label LIKE '%' || :label || '%'",
+            returns: 'rows',
           },
           {
             name: 'move_shelf',

@@ -18,3 +18,10 @@ export function askCore(goal: SqlGoal): string {
   const ask = askOf(goal).toLowerCase();
   return ask.slice(ask.indexOf(' ') + 1).replace(/[.?]$/, '');
 }
+
+/** A write goal as the agent proposes it (after {@link CONFIRM}): the ask without "I would like" and the period. */
+export function proposalOf(goal: SqlGoal): string {
+  return askOf(goal)
+    .replace(/^I would like /, '')
+    .replace(/\.$/, '');
+}
