@@ -148,6 +148,7 @@ function attemptTask(
 }
 
 function unsatisfiable(
+  synthesis: DomainSynthesis,
   options: SynthesisOptions,
   index: number,
   k: number,
@@ -159,7 +160,7 @@ function unsatisfiable(
     .map(([r, n]) => `${r} (${n}×)`);
   return new UnsatisfiableTaskError(
     `task ${index}: no valid draw of ${k} constraint${k === 1 ? '' : 's'} in ${options.maxAttempts ?? 500} attempts ` +
-      `(${top.join('; ')}); lower --k or --difficulty, or use a DB with more orders per user`,
+      `(${top.join('; ')}); lower --k, --goals or --difficulty, or ${synthesis.scarcityHint ?? 'use a larger DB'}`,
   );
 }
 
@@ -184,7 +185,7 @@ export function synthesizeTask(
     if (!('rejected' in task)) return task;
     reasons.set(task.rejected, (reasons.get(task.rejected) ?? 0) + 1);
   }
-  throw unsatisfiable(options, index, plan.k, reasons);
+  throw unsatisfiable(synthesis, options, index, plan.k, reasons);
 }
 
 /** A task that passed the null-policy check, and the draws of its index rejected because a null policy collected reward. */
@@ -227,7 +228,7 @@ export async function synthesizeVettedTask(
     }
     reasons.set(why as string, (reasons.get(why as string) ?? 0) + 1);
   }
-  throw unsatisfiable(options, index, plan.k, reasons);
+  throw unsatisfiable(synthesis, options, index, plan.k, reasons);
 }
 
 function toTask(

@@ -69,4 +69,9 @@ export interface DomainSynthesis {
     fuzz: Readonly<Record<string, unknown>>,
     semantics: Semantics,
   ): string[];
+  /**
+   * What a user can change when no draw of a task succeeds, ending the error message (e.g. Retail: a DB with more
+   * orders per user). @defaultValue 'use a larger DB'
+   */
+  readonly scarcityHint?: string;
 }

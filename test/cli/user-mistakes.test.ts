@@ -47,7 +47,7 @@ describe('a k the DB cannot supply', () => {
       out,
     ]);
     expectUsageError(r, 'task 0: no valid draw of 10 constraints in 500 attempts');
-    expect(r.stderr).toContain('lower --k or --difficulty, or use a DB with more orders per user');
+    expect(r.stderr).toContain('lower --k, --goals or --difficulty, or use a DB with more orders per user');
     expect(existsSync(out)).toBe(false);
   });
 

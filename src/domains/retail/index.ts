@@ -35,5 +35,6 @@ export const retailDomain: Domain = {
     mixes: RETAIL_MIXES,
     draw: drawRetailTask,
     recheck: recheckRetailReferences,
+    scarcityHint: 'use a DB with more orders per user',
   },
 };

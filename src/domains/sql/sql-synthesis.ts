@@ -195,6 +195,8 @@ export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
       void constraints;
       return problems;
     },
+    scarcityHint:
+      'give the spec read tools that reach more tables (a description must be resolvable through them), or use a DB with more rows',
   };
 }
 
