@@ -114,6 +114,7 @@ export class IndexBuilder {
   readonly #index: JsonlIndex;
   readonly #byId: Map<string, number>;
   #snapshot: JsonlIndex | undefined;
+  #covered: number;
 
   /** @param from an index of the file's first `from.bytes` bytes, continued (copied: it stays as it was). */
   constructor(from?: JsonlIndex) {
@@ -129,6 +130,7 @@ export class IndexBuilder {
             blank: from.blank,
           };
     this.#byId = new Map(this.#index.facts.map((f, i) => [f.id, i]));
+    this.#covered = this.#index.bytes;
   }
 
   /** Lines indexed so far. */
@@ -136,9 +138,19 @@ export class IndexBuilder {
     return this.#index.spans.count;
   }
 
-  /** Bytes of the file covered so far (from its start). */
+  /** Episodes (facts) indexed so far. */
+  get episodes(): number {
+    return this.#index.facts.length;
+  }
+
+  /** Bytes of the file read so far (from its start; a last line without newline included). */
   get bytes(): number {
     return this.#index.bytes;
+  }
+
+  /** Bytes of the file, from its start, whose lines are all indexed so far. */
+  get covered(): number {
+    return this.#covered;
   }
 
   /**
@@ -153,6 +165,7 @@ export class IndexBuilder {
       index.malformed.push(lineBase === 0 ? m : { line: m.line + lineBase, reason: m.reason });
     index.blank += segment.blank;
     index.bytes = segment.read;
+    this.#covered = segment.done;
     for (const f of facts) {
       const earlier = this.#byId.get(f.id);
       if (earlier !== undefined) {
