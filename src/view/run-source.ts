@@ -1,5 +1,4 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { runPaths } from '../run/run-folder.js';
 import type { EpisodeFacts, MalformedLine, TaskFacts } from './facts.js';
@@ -11,7 +10,7 @@ import { readSpans } from './jsonl-index.js';
 import { coveDetail } from './normalize.js';
 import type { Overview } from './overview.js';
 import { buildIndex } from './parallel-index.js';
-import { searchPattern } from './search.js';
+import { searchRecords } from './search.js';
 import type { Coverage, EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
 import { coveStateDiff, type StateDiffContext } from './state-diff.js';
 
@@ -345,41 +344,8 @@ export class JsonlSource implements ViewSource {
     // the search reads every record: it waits for the complete index
     await this.ready();
     const index = this.#index;
-    const hits = new Set<number>();
-    if (index === undefined || text === '') return hits;
-    const pattern = searchPattern(text);
-    const handle = await open(this.#jsonl, 'r');
-    try {
-      const facts = this.facts();
-      const chunk = 8 * 1024 * 1024;
-      let i = 0;
-      while (i < facts.length) {
-        // read a run of consecutive records up to `chunk` bytes in one go
-        const first = index.spans.get((facts[i] as EpisodeFacts).line);
-        let j = i + 1;
-        let end = first.offset + first.length;
-        while (j < facts.length) {
-          const s = index.spans.get((facts[j] as EpisodeFacts).line);
-          if (s.offset + s.length - first.offset > chunk && j > i) break;
-          end = s.offset + s.length;
-          j++;
-        }
-        const buf = Buffer.allocUnsafe(end - first.offset);
-        await handle.read(buf, 0, buf.length, first.offset);
-        for (let k = i; k < j; k++) {
-          const f = facts[k] as EpisodeFacts;
-          const s = index.spans.get(f.line);
-          const from = s.offset - first.offset;
-          const a = s.messagesStart >= 0 ? from + s.messagesStart : from;
-          const b = s.messagesEnd >= 0 ? from + s.messagesEnd : from + s.length;
-          if (pattern.test(buf.toString('latin1', a, b))) hits.add(f.line);
-        }
-        i = j;
-      }
-    } finally {
-      await handle.close();
-    }
-    return hits;
+    if (index === undefined || text === '') return new Set();
+    return searchRecords(this.#jsonl, index, text);
   }
 
   async stateDiff(line: number): Promise<StateDiffResult> {
