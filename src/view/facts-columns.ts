@@ -1,4 +1,4 @@
-import type { EpisodeFacts } from './facts.js';
+import { type EpisodeFacts, sharedKinds } from './facts.js';
 
 /** Facts fields stored as a table of distinct values and one index per episode (few distinct values per run). */
 const DICT = ['domain', 'agent', 'user', 'termination', 'failure', 'difficulty', 'kinds'] as const;
@@ -59,12 +59,13 @@ export function encodeFacts(facts: readonly EpisodeFacts[]): FactsColumns {
     const ids = new Map<unknown, number>();
     const values: unknown[] = [];
     for (let i = 0; i < n; i++) {
+      // kinds lists are shared between facts (facts.ts interns them): keyed by identity, an unshared equal
+      // list only adds an equal value
       const value = (facts[i] as EpisodeFacts)[key];
-      const id = key === 'kinds' ? (value as readonly string[]).join('\u0000') : value;
-      let k = ids.get(id);
+      let k = ids.get(value);
       if (k === undefined) {
         k = values.length;
-        ids.set(id, k);
+        ids.set(value, k);
         values.push(value);
       }
       at[c * n + i] = k;
@@ -99,7 +100,7 @@ export function decodeFacts(columns: FactsColumns, lineBase = 0): EpisodeFacts[]
   ) as number[];
   const values = DICT.map((key) => {
     const list = columns.dict[key] ?? [];
-    return key === 'kinds' ? list.map((v) => Object.freeze([...(v as string[])])) : list;
+    return key === 'kinds' ? list.map((v) => sharedKinds(v as string[])) : list;
   });
   const [domain, agent, user, termination, failure, difficulty, kinds] = values as unknown[][];
   const value = (list: unknown[] | undefined, c: number, i: number) => {
@@ -142,4 +143,31 @@ export function decodeFacts(columns: FactsColumns, lineBase = 0): EpisodeFacts[]
     };
   }
   return facts;
+}
+
+/** Strings packed as one text and the end of each (one string to copy between threads instead of many). */
+export interface PackedStrings {
+  readonly text: string;
+  readonly ends: Int32Array<ArrayBuffer>;
+}
+
+export function packStrings(list: readonly string[]): PackedStrings {
+  const ends = new Int32Array(list.length);
+  let at = 0;
+  list.forEach((s, i) => {
+    at += s.length;
+    ends[i] = at;
+  });
+  return { text: list.join(''), ends };
+}
+
+export function unpackStrings(packed: PackedStrings): string[] {
+  const out: string[] = new Array(packed.ends.length);
+  let from = 0;
+  for (let i = 0; i < packed.ends.length; i++) {
+    const to = packed.ends[i] as number;
+    out[i] = packed.text.slice(from, to);
+    from = to;
+  }
+  return out;
 }

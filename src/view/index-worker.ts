@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TaskFacts } from './facts.js';
-import { encodeFacts } from './facts-columns.js';
+import { encodeFacts, type FactsColumns, type PackedStrings, packStrings } from './facts-columns.js';
 import { indexRange } from './range-index.js';
 
 /** What `parallel-index.ts` gives an indexing worker: a byte range of a file (starting at a line start). */
@@ -19,7 +19,10 @@ export type IndexWorkerMessage =
       readonly count: number;
       readonly offsets: Float64Array<ArrayBuffer>;
       readonly ints: Int32Array<ArrayBuffer>;
-      readonly columns: ReturnType<typeof encodeFacts>;
+      /** The facts by column, but `ids` and `taskIds` (empty here): those come packed. */
+      readonly columns: FactsColumns;
+      readonly ids: PackedStrings;
+      readonly taskIds: PackedStrings;
       readonly malformed: { line: number; reason: string }[];
       readonly blank: number;
       readonly done: number;
@@ -35,14 +38,20 @@ if (port !== null) {
     start: data.start,
     ...(data.end === undefined ? {} : { end: data.end }),
     firstLine: 0,
+    blocking: true,
     onSegment: (s) => {
-      const columns = encodeFacts(s.facts);
+      const all = encodeFacts(s.facts);
+      const columns = { ...all, ids: [], taskIds: [] };
+      const ids = packStrings(all.ids);
+      const taskIds = packStrings(all.taskIds);
       const message: IndexWorkerMessage = {
         type: 'segment',
         count: s.count,
         offsets: s.offsets,
         ints: s.ints,
         columns,
+        ids,
+        taskIds,
         malformed: s.malformed,
         blank: s.blank,
         done: s.done,

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { EpisodeFacts, TaskFacts } from './facts.js';
-import { decodeFacts } from './facts-columns.js';
+import { decodeFacts, unpackStrings } from './facts-columns.js';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker.js';
 import { IndexBuilder, indexJsonl, type JsonlIndex, resumable } from './jsonl-index.js';
 import { type IndexSegment, indexRange } from './range-index.js';
@@ -163,7 +163,8 @@ export async function buildIndex(
             done: m.done,
             read: m.read,
           };
-          range.queue.push({ segment, columns: m.columns });
+          const columns = { ...m.columns, ids: unpackStrings(m.ids), taskIds: unpackStrings(m.taskIds) };
+          range.queue.push({ segment, columns });
           range.done = m.done;
         }
         try {

@@ -1,3 +1,4 @@
+import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { EpisodeFacts, MalformedLine, TaskFacts } from './facts.js';
 import { readLine } from './line-reader.js';
@@ -39,6 +40,8 @@ export async function indexRange(
     end?: number;
     firstLine: number;
     chunkBytes?: number;
+    /** Read with blocking calls (a worker thread that has nothing else to do; skips the thread pool's hops). */
+    blocking?: boolean;
     onSegment: (segment: IndexSegment) => void;
   },
 ): Promise<void> {
@@ -58,7 +61,10 @@ export async function indexRange(
         buf = bigger;
       }
       const want = Math.min(buf.length - filled, limit - (base + filled));
-      const { bytesRead } = want > 0 ? await handle.read(buf, filled, want, base + filled) : { bytesRead: 0 };
+      let bytesRead = 0;
+      if (want > 0 && options.blocking === true)
+        bytesRead = readSync(handle.fd, buf, filled, want, base + filled);
+      else if (want > 0) ({ bytesRead } = await handle.read(buf, filled, want, base + filled));
       if (bytesRead === 0) eof = true;
       filled += bytesRead;
       const offsets: number[] = [];
