@@ -110,7 +110,8 @@ describe('buildIndex over byte ranges in worker threads', () => {
       expect((prefixes[k] as { lines: number }).lines).toBeGreaterThanOrEqual(
         (prefixes[k - 1] as { lines: number }).lines,
       );
-    expect(prefixes[0]?.first).toEqual(['r0@0']);
+    // (a worker may report before the head is in: nothing is appended then)
+    expect(prefixes.find((p) => p.lines > 0)?.first).toEqual(['r0@0']);
     expect(prefixes.at(-1)?.lines).toBe(12);
   });
 });
