@@ -82,43 +82,58 @@ export function createViewApp(options: ViewAppOptions): Hono {
     ),
   );
 
+  // While a large file is being indexed, answers cover the part indexed so far and carry `coverage` with
+  // `complete: false` (docs/view.md); `wait=1` waits for the complete index instead.
+  const settle = (s: ViewSource, c: Context, episodes: number): Promise<void> =>
+    c.req.query('wait') === '1' ? s.ready() : s.indexed(episodes);
+
   app.get('/api/overview', async (c) => {
     const s = source(c);
     if (s === undefined) return missing(c);
-    await s.ready();
-    // computed once per index of the source (a new index is a new facts list)
+    await settle(s, c, 1);
+    // computed once per index of the source, or per part of it (a new index or part is a new facts list)
     const facts = s.facts();
-    let o = overviews.get(facts) ?? s.storedOverview?.();
+    const coverage = s.coverage();
+    let o = overviews.get(facts) ?? (coverage.complete ? s.storedOverview?.() : undefined);
     if (o === undefined) {
       o = overview(facts, s.malformed().length, s.superseded());
     }
     overviews.set(facts, o);
-    return c.json({ status: s.status(), ...o });
+    return c.json({ status: s.status(), coverage, ...o });
   });
 
   app.get('/api/episodes', async (c) => {
     const s = source(c);
     if (s === undefined) return missing(c);
-    await s.ready();
     const q = c.req.query();
     const offset = int(q.offset, 0);
     const limit = int(q.limit, 50, PAGE_MAX);
+    const text = (q.q ?? '').trim();
+    // a text search reads every record: it waits for the complete index; the rest may answer from a part
+    if (text !== '') await s.ready();
+    else await settle(s, c, offset + limit);
     if (q.malformed === 'yes') {
       const rows = s.malformed();
-      return c.json({ total: rows.length, malformed: rows.slice(offset, offset + limit) });
+      return c.json({
+        total: rows.length,
+        coverage: s.coverage(),
+        malformed: rows.slice(offset, offset + limit),
+      });
     }
-    const text = (q.q ?? '').trim();
     const lines = text === '' ? undefined : await s.search(text);
     const filter = { ...filterFromQuery(q), ...(lines === undefined ? {} : { lines }) };
     const key = (SORT_KEYS as readonly string[]).includes(q.sort ?? '') ? (q.sort as SortKey) : 'line';
+    const coverage = s.coverage();
     const page = queryFacts(s.facts(), filter, { key, desc: q.desc === '1' }, { offset, limit });
+    const malformedCount = s.malformed().length;
     const previews = await s.previews(
       page.rows.map((r) => r.line),
       160,
     );
     return c.json({
       total: page.total,
-      malformedCount: s.malformed().length,
+      coverage,
+      malformedCount,
       rows: page.rows.map((r) => ({ ...r, preview: previews.get(r.line) ?? null })),
     });
   });
@@ -126,7 +141,6 @@ export function createViewApp(options: ViewAppOptions): Hono {
   app.get('/api/episode', async (c) => {
     const s = source(c);
     if (s === undefined) return missing(c);
-    await s.ready();
     try {
       return c.json(await s.episode(int(c.req.query('line'), -1)));
     } catch (e) {
@@ -138,7 +152,6 @@ export function createViewApp(options: ViewAppOptions): Hono {
   app.get('/api/state-diff', async (c) => {
     const s = source(c);
     if (s === undefined) return missing(c);
-    await s.ready();
     try {
       return c.json(await s.stateDiff(int(c.req.query('line'), -1)));
     } catch (e) {

@@ -92,6 +92,11 @@ class Interner {
 
 const interner = new Interner();
 
+/** The shared copy of a list of constraint kinds (facts with the same kinds hold the same frozen list). */
+export function sharedKinds(items: readonly string[]): readonly string[] {
+  return interner.list(items);
+}
+
 /** Message counts of a conversation: user turns, messages and tool results. */
 export interface MessageCounts {
   readonly userTurns: number;

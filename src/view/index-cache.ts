@@ -16,7 +16,7 @@ import {
 import { join } from 'node:path';
 import { cacheDir } from '../domains/base-cache.js';
 import { COVE_VERSION } from '../version.js';
-import type { EpisodeFacts } from './facts.js';
+import { DICT_COLUMNS, decodeFacts, encodeFacts, NUM_COLUMNS } from './facts-columns.js';
 import { type JsonlIndex, SpanTable } from './jsonl-index.js';
 import { type Overview, overview } from './overview.js';
 
@@ -25,29 +25,6 @@ const FORMAT = 2;
 const MAGIC = Buffer.from('COVE-VIEW-INDEX\n');
 /** Bytes hashed at each end of the file, besides its inode, size and modification time. */
 const EDGE = 64 * 1024;
-
-/** Facts fields stored as a table of distinct values and one index per episode (few distinct values per run). */
-const DICT = ['domain', 'agent', 'user', 'termination', 'failure', 'difficulty', 'kinds'] as const;
-/** Facts fields of numbers, booleans or `null`, stored as float64 columns (`null` as NaN, booleans as 0 and 1). */
-const NUM = [
-  'line',
-  'taskIndex',
-  'trial',
-  'score',
-  'stateMatch',
-  'reward',
-  'passed',
-  'sft',
-  'k',
-  'userTurns',
-  'messages',
-  'toolCalls',
-  'redundant',
-  'promptTokens',
-  'completionTokens',
-  'costUsd',
-  'retries',
-] as const satisfies readonly (keyof EpisodeFacts)[];
 
 interface Header {
   format: number;
@@ -113,37 +90,13 @@ function sidecarPath(stamp: string): string | undefined {
  * header (4 bytes, little-endian), the header (counts, malformed lines, the facts by column), zero padding to a
  * multiple of 8, then the line offsets (float64) and lengths and `messages` bounds (int32). Written atomically;
  * failing to write only costs the next open its time. Sidecars of the same file's earlier contents are removed.
+ * `known` is the index's overview when the caller has computed it already.
  */
-export function writeIndexSidecar(stamp: string, index: JsonlIndex): void {
+export function writeIndexSidecar(stamp: string, index: JsonlIndex, known?: Overview): void {
   const file = sidecarPath(stamp);
   if (file === undefined) return;
   try {
-    const n = index.facts.length;
-    const numbers = new Float64Array(NUM.length * n);
-    NUM.forEach((key, c) => {
-      for (let i = 0; i < n; i++) {
-        const v = (index.facts[i] as EpisodeFacts)[key];
-        numbers[c * n + i] = v === null ? Number.NaN : Number(v);
-      }
-    });
-    const dict: Header['dict'] = {};
-    const at = new Int32Array(DICT.length * n);
-    DICT.forEach((key, c) => {
-      const ids = new Map<unknown, number>();
-      const values: unknown[] = [];
-      for (let i = 0; i < n; i++) {
-        const value = (index.facts[i] as EpisodeFacts)[key];
-        const id = key === 'kinds' ? (value as readonly string[]).join('\u0000') : value;
-        let k = ids.get(id);
-        if (k === undefined) {
-          k = values.length;
-          ids.set(id, k);
-          values.push(value);
-        }
-        at[c * n + i] = k;
-      }
-      dict[key] = values;
-    });
+    const columns = encodeFacts(index.facts);
     const header: Header = {
       format: FORMAT,
       cove: COVE_VERSION,
@@ -153,11 +106,11 @@ export function writeIndexSidecar(stamp: string, index: JsonlIndex): void {
       bytes: index.bytes,
       blank: index.blank,
       malformed: index.malformed,
-      overview: overview(index.facts, index.malformed.length, index.superseded),
-      facts: n,
-      ids: index.facts.map((f) => f.id),
-      taskIds: index.facts.map((f) => f.taskId),
-      dict,
+      overview: known ?? overview(index.facts, index.malformed.length, index.superseded),
+      facts: columns.count,
+      ids: columns.ids,
+      taskIds: columns.taskIds,
+      dict: columns.dict,
     };
     const json = Buffer.from(JSON.stringify(header));
     const length = Buffer.alloc(4);
@@ -175,9 +128,9 @@ export function writeIndexSidecar(stamp: string, index: JsonlIndex): void {
         json,
         pad,
         bytesOf(offsets),
-        bytesOf(numbers),
+        bytesOf(columns.numbers),
         bytesOf(ints),
-        bytesOf(at),
+        bytesOf(columns.at),
       ]),
     );
     renameSync(tmp, file);
@@ -215,7 +168,7 @@ export function readIndexSidecar(stamp: string): (JsonlIndex & { readonly overvi
     const binStart = used + ((8 - (used % 8)) % 8);
     const lines = header.count;
     const n = header.facts;
-    const sizes = [8 * lines, 8 * NUM.length * n, 12 * lines, 4 * DICT.length * n];
+    const sizes = [8 * lines, 8 * NUM_COLUMNS * n, 12 * lines, 4 * DICT_COLUMNS * n];
     if (buf.length !== binStart + sizes.reduce((a, b) => a + b, 0)) return undefined;
     // views of the file's buffer when it is aligned (a file this large has its own memory), else copies
     let at = binStart;
@@ -228,10 +181,17 @@ export function readIndexSidecar(stamp: string): (JsonlIndex & { readonly overvi
       return [copy.buffer, 0];
     };
     const offsets = new Float64Array(...take(sizes[0] as number), lines);
-    const numbers = new Float64Array(...take(sizes[1] as number), NUM.length * n);
+    const numbers = new Float64Array(...take(sizes[1] as number), NUM_COLUMNS * n);
     const ints = new Int32Array(...take(sizes[2] as number), 3 * lines);
-    const dictAt = new Int32Array(...take(sizes[3] as number), DICT.length * n);
-    const facts = rebuildFacts(header, numbers, dictAt);
+    const dictAt = new Int32Array(...take(sizes[3] as number), DICT_COLUMNS * n);
+    const facts = decodeFacts({
+      count: n,
+      numbers,
+      at: dictAt,
+      dict: header.dict,
+      ids: header.ids,
+      taskIds: header.taskIds,
+    });
     return {
       spans: SpanTable.fromArrays(offsets, ints, lines),
       facts,
@@ -244,62 +204,4 @@ export function readIndexSidecar(stamp: string): (JsonlIndex & { readonly overvi
   } catch {
     return undefined;
   }
-}
-
-/** The facts of the sidecar's columns, each object built in the shape `coveFacts` gives it. */
-function rebuildFacts(header: Header, numbers: Float64Array, at: Int32Array): EpisodeFacts[] {
-  const n = header.facts;
-  if (header.ids.length !== n || header.taskIds.length !== n) throw new Error('ids damaged');
-  const column = (key: (typeof NUM)[number]) => NUM.indexOf(key) * n;
-  const [line, taskIndex, trial, score, stateMatch, reward, passed, sft, k] = NUM.slice(0, 9).map(
-    column,
-  ) as number[];
-  const [userTurns, messages, toolCalls, redundant, prompt, completion, cost, retries] = NUM.slice(9).map(
-    column,
-  ) as number[];
-  const values = DICT.map((key) => {
-    const list = header.dict[key] ?? [];
-    return key === 'kinds' ? list.map((v) => Object.freeze([...(v as string[])])) : list;
-  });
-  const [domain, agent, user, termination, failure, difficulty, kinds] = values as unknown[][];
-  const value = (list: unknown[] | undefined, c: number, i: number) => {
-    const v = (list as unknown[])[at[c * n + i] as number];
-    if (v === undefined) throw new Error('facts value damaged');
-    return v;
-  };
-  const orNull = (v: number) => (Number.isNaN(v) ? null : v);
-  const bool = (v: number) => (Number.isNaN(v) ? null : v === 1);
-  const facts: EpisodeFacts[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = (c: number) => numbers[(c as number) + i] as number;
-    facts[i] = {
-      line: x(line as number),
-      id: header.ids[i] as string,
-      taskId: header.taskIds[i] as string,
-      taskIndex: orNull(x(taskIndex as number)),
-      domain: value(domain, 0, i) as string,
-      trial: x(trial as number),
-      agent: value(agent, 1, i) as string,
-      user: value(user, 2, i) as string,
-      score: orNull(x(score as number)),
-      stateMatch: bool(x(stateMatch as number)),
-      reward: orNull(x(reward as number)),
-      passed: x(passed as number) === 1,
-      sft: bool(x(sft as number)),
-      termination: value(termination, 3, i) as string,
-      failure: value(failure, 4, i) as string | null,
-      kinds: value(kinds, 6, i) as readonly string[],
-      k: orNull(x(k as number)),
-      difficulty: value(difficulty, 5, i) as string | null,
-      userTurns: x(userTurns as number),
-      messages: x(messages as number),
-      toolCalls: x(toolCalls as number),
-      redundant: x(redundant as number),
-      promptTokens: x(prompt as number),
-      completionTokens: x(completion as number),
-      costUsd: x(cost as number),
-      retries: x(retries as number),
-    };
-  }
-  return facts;
 }

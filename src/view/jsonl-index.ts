@@ -1,13 +1,6 @@
 import { open } from 'node:fs/promises';
-import {
-  countMessages,
-  coveFacts,
-  type EpisodeFacts,
-  type MalformedLine,
-  type MessageCounts,
-  recordProblem,
-  type TaskFacts,
-} from './facts.js';
+import type { EpisodeFacts, MalformedLine, TaskFacts } from './facts.js';
+import { type IndexSegment, indexRange } from './range-index.js';
 
 /** Where one line of a JSONL file lies (bytes), and where its `messages` array lies inside it. */
 export interface LineSpan {
@@ -42,6 +35,23 @@ export class SpanTable {
     this.#ints[3 * i] = length;
     this.#ints[3 * i + 1] = messagesStart;
     this.#ints[3 * i + 2] = messagesEnd;
+  }
+
+  /** Appends `count` spans laid out as {@link SpanTable.arrays} gives them. */
+  append(offsets: Float64Array, ints: Int32Array, count: number): void {
+    let size = this.#offsets.length;
+    while (size < this.#count + count) size *= 2;
+    if (size > this.#offsets.length) {
+      const grown = new Float64Array(size);
+      grown.set(this.#offsets.subarray(0, this.#count));
+      this.#offsets = grown;
+      const grownInts = new Int32Array(3 * size);
+      grownInts.set(this.#ints.subarray(0, 3 * this.#count));
+      this.#ints = grownInts;
+    }
+    this.#offsets.set(offsets.subarray(0, count), this.#count);
+    this.#ints.set(ints.subarray(0, 3 * count), 3 * this.#count);
+    this.#count += count;
   }
 
   /** The spans as typed arrays (views of the table's own memory, `count` entries): offsets, and 3 ints each. */
@@ -95,107 +105,115 @@ export interface JsonlIndex {
   blank: number;
 }
 
-const NL = 0x0a;
-const MESSAGES = Buffer.from(',"messages":[');
-const TOOLS = Buffer.from('],"tools":[');
-const TAIL = Buffer.from('],"termination_reason":');
-/** Messages as cove writes them: `role` is the first key, and `{"role":"` is rare enough to search fast. */
-const ROLE = Buffer.from('{"role":"');
-const U = 'u'.charCodeAt(0);
-const T = 't'.charCodeAt(0);
-
-/** The fields the facts need, in one object shape for every record (keeps the reader's code monomorphic). */
-function pick(head: Record<string, unknown>, tail: Record<string, unknown>): Record<string, unknown> {
-  return {
-    id: head.id,
-    task_id: head.task_id,
-    task_index: head.task_index,
-    domain: head.domain,
-    trial: head.trial,
-    agent: head.agent,
-    user: head.user,
-    termination_reason: tail.termination_reason,
-    verification: tail.verification,
-    evaluation: tail.evaluation,
-    usage: tail.usage,
-    leaks: tail.leaks,
-    invalid_tool_arguments: tail.invalid_tool_arguments,
-    unknown_tool_calls: tail.unknown_tool_calls,
-    failure: tail.failure,
-  };
-}
-
 /**
- * Reads the fields of a record line without parsing its messages and tools (most of its bytes): cove writes
- * records with `JSON.stringify` in a fixed key order, `{…head…, "messages": […], "tools": […],
- * "termination_reason": …tail…}`, and in valid JSON the byte sequences searched for can only be those keys (a
- * quote inside a string is always escaped). The tools text of the previous record, kept in `state`, is checked
- * first (one byte comparison instead of a search). Returns `undefined` when the line does not have that layout;
- * the caller then parses the whole line.
+ * Builds a {@link JsonlIndex} from the segments of a file's byte ranges, handed over in file order: appends their
+ * spans, renumbers their lines, and lets a later line with the same `id` supersede an earlier one, as in a run
+ * folder being resumed. While it builds, {@link IndexBuilder.snapshot} gives the index of the part so far.
  */
-function fastFields(
-  buf: Buffer,
-  start: number,
-  end: number,
-  state: { tools?: Buffer },
-): { fields: Record<string, unknown>; counts: MessageCounts; ms: number; me: number } | undefined {
-  const line = buf.subarray(start, end);
-  const m = line.indexOf(MESSAGES);
-  if (m < 0) return undefined;
-  const t = line.lastIndexOf(TAIL);
-  if (t < m) return undefined;
-  // the records of a run mostly carry the same tools: compare with the last ones instead of searching back
-  let tools = -1;
-  const known = state.tools;
-  if (
-    known !== undefined &&
-    t - known.length > m &&
-    line.compare(known, 0, known.length, t - known.length, t) === 0
-  )
-    tools = t - known.length;
-  if (tools < 0) {
-    tools = line.lastIndexOf(TOOLS, t);
-    if (tools < m) return undefined;
-    state.tools = Buffer.from(line.subarray(tools, t));
+export class IndexBuilder {
+  readonly #index: JsonlIndex;
+  readonly #byId: Map<string, number>;
+  #snapshot: JsonlIndex | undefined;
+  #covered: number;
+
+  /** @param from an index of the file's first `from.bytes` bytes, continued (copied: it stays as it was). */
+  constructor(from?: JsonlIndex) {
+    this.#index =
+      from === undefined
+        ? { spans: new SpanTable(), facts: [], malformed: [], superseded: 0, bytes: 0, blank: 0 }
+        : {
+            spans: from.spans.copy(),
+            facts: [...from.facts],
+            malformed: [...from.malformed],
+            superseded: from.superseded,
+            bytes: from.bytes,
+            blank: from.blank,
+          };
+    this.#byId = new Map(this.#index.facts.map((f, i) => [f.id, i]));
+    this.#covered = this.#index.bytes;
   }
-  let head: unknown;
-  let tail: unknown;
-  try {
-    head = JSON.parse(`${line.toString('utf8', 0, m)}}`);
-    tail = JSON.parse(`{${line.toString('utf8', t + 2)}`);
-  } catch {
-    return undefined;
+
+  /** Lines indexed so far. */
+  get lines(): number {
+    return this.#index.spans.count;
   }
-  let userTurns = 0;
-  let toolCalls = 0;
-  let messages = 0;
-  const ms = m + MESSAGES.length - 1;
-  const region = line.subarray(0, tools);
-  let at = region.indexOf(ROLE, ms);
-  while (at >= 0) {
-    messages++;
-    const c = region[at + ROLE.length];
-    if (c === U) userTurns++;
-    else if (c === T) toolCalls++;
-    at = region.indexOf(ROLE, at + ROLE.length);
+
+  /** Episodes (facts) indexed so far. */
+  get episodes(): number {
+    return this.#index.facts.length;
   }
-  // messages written with another key order: let the caller parse the line
-  if (messages === 0 && line[ms + 1] !== 0x5d) return undefined;
-  return {
-    fields: pick(head as Record<string, unknown>, tail as Record<string, unknown>),
-    counts: { userTurns, messages, toolCalls },
-    ms,
-    me: tools + 1,
-  };
+
+  /** Bytes of the file read so far (from its start; a last line without newline included). */
+  get bytes(): number {
+    return this.#index.bytes;
+  }
+
+  /** Bytes of the file, from its start, whose lines are all indexed so far. */
+  get covered(): number {
+    return this.#covered;
+  }
+
+  /**
+   * Appends the next segment of the file.
+   * @param lineBase added to the segment's line numbers (the lines before its range, for a worker's segment).
+   * @param facts the segment's facts with their lines renumbered, when the caller decoded them itself.
+   */
+  append(segment: IndexSegment, lineBase = 0, facts: readonly EpisodeFacts[] = segment.facts): void {
+    const index = this.#index;
+    index.spans.append(segment.offsets, segment.ints, segment.count);
+    for (const m of segment.malformed)
+      index.malformed.push(lineBase === 0 ? m : { line: m.line + lineBase, reason: m.reason });
+    index.blank += segment.blank;
+    index.bytes = segment.read;
+    this.#covered = segment.done;
+    for (const f of facts) {
+      const earlier = this.#byId.get(f.id);
+      if (earlier !== undefined) {
+        index.facts[earlier] = f;
+        index.superseded++;
+      } else {
+        this.#byId.set(f.id, index.facts.length);
+        index.facts.push(f);
+      }
+    }
+    this.#snapshot = undefined;
+  }
+
+  /**
+   * The index of the part of the file appended so far: its own facts and malformed lists (later appends do not
+   * change them), the span table shared (lines already there do not change). Made once per append.
+   */
+  snapshot(): JsonlIndex {
+    if (this.#snapshot !== undefined) return this.#snapshot;
+    const i = this.#index;
+    const facts = [...i.facts];
+    if (i.superseded > 0) facts.sort((a, b) => a.line - b.line);
+    this.#snapshot = {
+      spans: i.spans,
+      facts,
+      malformed: [...i.malformed],
+      superseded: i.superseded,
+      bytes: i.bytes,
+      blank: i.blank,
+    };
+    return this.#snapshot;
+  }
+
+  /** The finished index (no more appends). */
+  finish(): JsonlIndex {
+    // a superseded record keeps the file position of its latest line: keep facts in file order
+    if (this.#index.superseded > 0) this.#index.facts.sort((a, b) => a.line - b.line);
+    return this.#index;
+  }
 }
 
 /**
- * Builds the index of a trajectories.jsonl file in one streaming pass (chunks of `chunkBytes`), never holding
- * more than a chunk and the facts. Each line becomes a span; a readable record also becomes facts (its
- * difficulty looked up in `tasks` by `task_index`); an unreadable one (not JSON, or not a trajectory record)
- * becomes a {@link MalformedLine} naming the reason. A later line with the same `id` supersedes an earlier one,
- * as in a run folder being resumed.
- * @param onProgress called after each chunk with the bytes indexed so far.
+ * Builds the index of a trajectories.jsonl file in one streaming pass in this thread (chunks of `chunkBytes`),
+ * never holding more than a chunk and the facts. Each line becomes a span; a readable record also becomes facts
+ * (its difficulty looked up in `tasks` by `task_index`); an unreadable one (not JSON, or not a trajectory
+ * record) becomes a {@link MalformedLine} naming the reason. A later line with the same `id` supersedes an
+ * earlier one, as in a run folder being resumed. (`parallel-index.ts` splits a large file between workers.)
+ * @param onProgress called after each chunk with the bytes indexed so far and the builder.
  * @throws when the file cannot be opened or read.
  */
 export async function indexJsonl(
@@ -203,115 +221,23 @@ export async function indexJsonl(
   tasks: readonly (TaskFacts | undefined)[],
   options: {
     chunkBytes?: number;
-    onProgress?: (bytes: number, index: JsonlIndex) => void;
+    onProgress?: (bytes: number, builder: IndexBuilder) => void;
     /** An index of this file's first `from.bytes` bytes, continued instead of read again (see {@link resumable}). */
     from?: JsonlIndex;
   } = {},
 ): Promise<JsonlIndex> {
   const from = options.from !== undefined && resumable(options.from) ? options.from : undefined;
-  // a copy: the earlier index (and what was computed from its facts) stays as it was
-  const index: JsonlIndex =
-    from === undefined
-      ? { spans: new SpanTable(), facts: [], malformed: [], superseded: 0, bytes: 0, blank: 0 }
-      : {
-          spans: from.spans.copy(),
-          facts: [...from.facts],
-          malformed: [...from.malformed],
-          superseded: from.superseded,
-          bytes: from.bytes,
-          blank: from.blank,
-        };
-  const byId = new Map<string, number>(index.facts.map((f, i) => [f.id, i]));
-  /** The bytes from `],"tools":[` to the tail of the last fast-read record. */
-  const scan: { tools?: Buffer } = {};
-  const handle = await open(file, 'r');
-  try {
-    let buf = Buffer.allocUnsafe(options.chunkBytes ?? 8 * 1024 * 1024);
-    let filled = 0; // bytes in buf
-    let base = from?.bytes ?? 0; // file offset of buf[0]
-    let eof = false;
-    const addLine = (start: number, endRaw: number) => {
-      let end = endRaw;
-      if (end > start && buf[end - 1] === 0x0d) end--;
-      const line = index.spans.count;
-      let s = start;
-      while (s < end && (buf[s] === 0x20 || buf[s] === 0x09)) s++;
-      if (s === end) {
-        index.spans.push(base + start, endRaw - start, -1, -1);
-        index.blank++;
-        return;
-      }
-      const fast = fastFields(buf, s, end, scan);
-      let fields: Record<string, unknown>;
-      let counts: MessageCounts;
-      let ms = -1;
-      let me = -1;
-      let problem: string | undefined;
-      if (fast !== undefined && recordProblem(fast.fields) === undefined) {
-        fields = fast.fields;
-        counts = fast.counts;
-        ms = fast.ms + (s - start);
-        me = fast.me + (s - start);
-      } else {
-        let value: unknown;
-        try {
-          value = JSON.parse(buf.toString('utf8', s, end));
-        } catch (e) {
-          value = undefined;
-          problem = `not JSON (${(e as Error).message})`;
-        }
-        problem ??= recordProblem(value);
-        fields = (value ?? {}) as Record<string, unknown>;
-        counts = countMessages(fields.messages);
-      }
-      index.spans.push(base + start, endRaw - start, ms, me);
-      if (problem !== undefined) {
-        index.malformed.push({ line, reason: problem });
-        return;
-      }
-      const taskIndex = typeof fields.task_index === 'number' ? fields.task_index : -1;
-      const facts = coveFacts(line, fields, counts, tasks[taskIndex]);
-      const earlier = byId.get(facts.id);
-      if (earlier !== undefined) {
-        index.facts[earlier] = facts;
-        index.superseded++;
-      } else {
-        byId.set(facts.id, index.facts.length);
-        index.facts.push(facts);
-      }
-    };
-    while (!eof) {
-      if (filled === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, filled);
-        buf = bigger;
-      }
-      const { bytesRead } = await handle.read(buf, filled, buf.length - filled, base + filled);
-      if (bytesRead === 0) eof = true;
-      filled += bytesRead;
-      let start = 0;
-      for (;;) {
-        const nl = buf.indexOf(NL, start);
-        if (nl < 0 || nl >= filled) break;
-        addLine(start, nl);
-        start = nl + 1;
-      }
-      if (eof && start < filled) {
-        addLine(start, filled);
-        start = filled;
-      }
-      buf.copy(buf, 0, start, filled);
-      base += start;
-      filled -= start;
-      index.bytes = base + filled;
-      options.onProgress?.(base, index);
-    }
-  } finally {
-    await handle.close();
-  }
-  // a superseded record keeps the file position of its latest line: keep facts in file order
-  if (index.superseded > 0) index.facts.sort((a, b) => a.line - b.line);
-  return index;
+  const builder = new IndexBuilder(from);
+  await indexRange(file, tasks, {
+    start: builder.bytes,
+    firstLine: builder.lines,
+    ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
+    onSegment: (segment) => {
+      builder.append(segment);
+      options.onProgress?.(segment.done, builder);
+    },
+  });
+  return builder.finish();
 }
 
 /**

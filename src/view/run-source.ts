@@ -1,63 +1,21 @@
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { runPaths } from '../run/run-folder.js';
 import type { EpisodeFacts, MalformedLine, TaskFacts } from './facts.js';
 import { tasksFacts } from './facts.js';
+import { type Prefix, prefixOf, samePrefix } from './file-prefix.js';
 import { contentStamp, readIndexSidecar, writeIndexSidecar } from './index-cache.js';
-import { indexJsonl, type JsonlIndex, readSpans } from './jsonl-index.js';
+import type { IndexBuilder, JsonlIndex } from './jsonl-index.js';
+import { readSpans } from './jsonl-index.js';
 import { coveDetail } from './normalize.js';
 import type { Overview } from './overview.js';
-import { searchPattern } from './search.js';
-import type { EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
+import { buildIndex } from './parallel-index.js';
+import { searchRecords } from './search.js';
+import type { Coverage, EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
 import { coveStateDiff, type StateDiffContext } from './state-diff.js';
 
 /** tasks.json files larger than this are not loaded (a JavaScript string cannot hold much more). */
 const MAX_TASKS_BYTES = 256 * 1024 * 1024;
-
-/** The indexed part of a file: its inode, length, and a hash of its last 64 kB. */
-interface Prefix {
-  readonly ino: number;
-  readonly bytes: number;
-  readonly tail: string;
-}
-
-const PREFIX_TAIL = 64 * 1024;
-
-function tailHash(fd: number, bytes: number): string {
-  const buf = Buffer.alloc(Math.min(PREFIX_TAIL, bytes));
-  const got = readSync(fd, buf, 0, buf.length, bytes - buf.length);
-  return createHash('sha256').update(buf.subarray(0, got)).digest('hex');
-}
-
-function prefixOf(file: string, bytes: number): Prefix | undefined {
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      return { ino: fstatSync(fd).ino, bytes, tail: tailHash(fd, bytes) };
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a file still starts with the bytes of `prefix`: same inode, at least as long, same last 64 kB. */
-function samePrefix(file: string, prefix: Prefix): boolean {
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      const s = fstatSync(fd);
-      return s.ino === prefix.ino && s.size >= prefix.bytes && tailHash(fd, prefix.bytes) === prefix.tail;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A cove run folder (`run.json`, `tasks.json`, `db.json`, `trajectories.jsonl`) or a bare trajectories.jsonl
@@ -81,7 +39,10 @@ export class JsonlSource implements ViewSource {
   #index: JsonlIndex | undefined;
   #status: SourceStatus;
   #ready: Promise<void>;
-  #byLine: Map<number, EpisodeFacts> | undefined;
+  /** The index being built (its part so far), while indexing. */
+  #builder: IndexBuilder | undefined;
+  /** Callers of {@link JsonlSource.indexed} waiting for more episodes. */
+  #waiters: { episodes: number; resolve: () => void }[] = [];
   #searches = new Map<string, Promise<ReadonlySet<number>>>();
   #diffContext: Promise<StateDiffContext> | undefined;
   /** {@link JsonlSource.#stamp} of the file the index was built from. */
@@ -91,11 +52,15 @@ export class JsonlSource implements ViewSource {
   /** The overview stored with the index sidecar the current index was read from. */
   #storedOverview: Overview | undefined;
 
+  readonly #buildIndex: typeof buildIndex;
+
   /**
    * @param path a run folder or a trajectories.jsonl file.
+   * @param options.buildIndex what builds the index (`parallel-index.ts`; a test passes one that goes in steps).
    * @throws {Error} when neither exists (the CLI checks first and names the path).
    */
-  constructor(path: string) {
+  constructor(path: string, options: { buildIndex?: typeof buildIndex } = {}) {
+    this.#buildIndex = options.buildIndex ?? buildIndex;
     const full = resolve(path);
     const isDir = statSync(full).isDirectory();
     this.kind = isDir ? 'run' : 'jsonl';
@@ -141,7 +106,7 @@ export class JsonlSource implements ViewSource {
 
   #start(): Promise<void> {
     this.#snapshot = this.#stamp();
-    this.#byLine = undefined;
+    this.#builder = undefined;
     this.#searches.clear();
     const bytesTotal = existsSync(this.#jsonl) ? statSync(this.#jsonl).size : 0;
     this.#status = { state: 'indexing', bytesDone: 0, bytesTotal };
@@ -169,9 +134,11 @@ export class JsonlSource implements ViewSource {
             earlier !== undefined && this.#prefix !== undefined && samePrefix(this.#jsonl, this.#prefix)
               ? earlier
               : undefined;
-          const index = await indexJsonl(this.#jsonl, this.#taskFacts, {
-            onProgress: (bytes) => {
+          const index = await this.#buildIndex(this.#jsonl, this.#taskFacts, {
+            onProgress: (bytes, builder) => {
               this.#status = { state: 'indexing', bytesDone: bytes, bytesTotal };
+              this.#builder = builder;
+              this.#wake(builder.episodes);
             },
             ...(grown === undefined ? {} : { from: grown }),
           });
@@ -185,7 +152,18 @@ export class JsonlSource implements ViewSource {
     } catch (e) {
       this.#status = { state: 'failed', bytesDone: 0, bytesTotal, error: (e as Error).message };
       throw e;
+    } finally {
+      this.#builder = undefined;
+      this.#wake(Number.POSITIVE_INFINITY);
     }
+  }
+
+  /** Lets the callers of {@link JsonlSource.indexed} waiting for at most `episodes` episodes go on. */
+  #wake(episodes: number): void {
+    if (this.#waiters.length === 0) return;
+    const waiting = this.#waiters;
+    this.#waiters = waiting.filter((w) => w.episodes > episodes);
+    for (const w of waiting) if (w.episodes <= episodes) w.resolve();
   }
 
   #loadTasks(): void {
@@ -219,25 +197,73 @@ export class JsonlSource implements ViewSource {
     return this.#ready;
   }
 
+  indexed(episodes: number): Promise<void> {
+    const ready = this.ready(); // indexes again first when the file changed
+    if (this.#status.state !== 'indexing' || (this.#builder?.episodes ?? 0) >= episodes) {
+      return this.#status.state === 'indexing' ? Promise.resolve() : ready;
+    }
+    const enough = new Promise<void>((resolve) => this.#waiters.push({ episodes, resolve }));
+    return Promise.race([ready, enough]);
+  }
+
+  /** The index the answers come from: the complete one, or while indexing the part of the file so far. */
+  #current(): JsonlIndex | undefined {
+    if (this.#status.state !== 'indexing') return this.#index;
+    return this.#builder?.snapshot();
+  }
+
+  coverage(): Coverage {
+    const complete = this.#status.state !== 'indexing';
+    const index = this.#current();
+    return {
+      complete,
+      bytes: complete ? (index?.bytes ?? 0) : (this.#builder?.covered ?? 0),
+      bytesTotal: complete ? (index?.bytes ?? 0) : this.#status.bytesTotal,
+      lines: index?.spans.count ?? 0,
+    };
+  }
+
   facts(): readonly EpisodeFacts[] {
-    return this.#index?.facts ?? [];
+    return this.#current()?.facts ?? [];
   }
 
   malformed(): readonly MalformedLine[] {
-    return this.#index?.malformed ?? [];
+    return this.#current()?.malformed ?? [];
   }
 
   superseded(): number {
-    return this.#index?.superseded ?? 0;
+    return this.#current()?.superseded ?? 0;
   }
 
   storedOverview(): Overview | undefined {
     return this.#status.state === 'ready' ? this.#storedOverview : undefined;
   }
 
+  /** The facts of a line (binary search: facts are in file order). */
   #factsAt(line: number): EpisodeFacts | undefined {
-    this.#byLine ??= new Map(this.facts().map((f) => [f.line, f]));
-    return this.#byLine.get(line);
+    const facts = this.facts();
+    let lo = 0;
+    let hi = facts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const f = facts[mid] as EpisodeFacts;
+      if (f.line === line) return f;
+      if (f.line < line) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** The index once it covers `line` (the part indexed so far, or the complete index). */
+  async #covering(line: number): Promise<JsonlIndex | undefined> {
+    void this.ready(); // indexes again first when the file changed
+    for (;;) {
+      const index = this.#current();
+      if (this.#status.state !== 'indexing' || (index !== undefined && line < index.spans.count))
+        return index;
+      // wait for one more segment, or the end
+      await this.indexed((this.#builder?.episodes ?? 0) + 1);
+    }
   }
 
   #task(record: Record<string, unknown>): { task?: unknown; note?: string } {
@@ -254,8 +280,7 @@ export class JsonlSource implements ViewSource {
   }
 
   async #line(line: number): Promise<string> {
-    await this.ready();
-    const index = this.#index;
+    const index = await this.#covering(line);
     if (index === undefined) throw new RangeError(`no line ${line}`);
     const [text] = await readSpans(this.#jsonl, [index.spans.get(line)]);
     return text ?? '';
@@ -286,8 +311,7 @@ export class JsonlSource implements ViewSource {
   }
 
   async previews(lines: readonly number[], chars: number): Promise<Map<number, string>> {
-    await this.ready();
-    const index = this.#index;
+    const index = await this.#covering(Math.max(-1, ...lines));
     const out = new Map<number, string>();
     if (index === undefined) return out;
     const wanted = lines.filter((l) => l >= 0 && l < index.spans.count);
@@ -317,43 +341,11 @@ export class JsonlSource implements ViewSource {
   }
 
   async #search(text: string): Promise<ReadonlySet<number>> {
+    // the search reads every record: it waits for the complete index
     await this.ready();
     const index = this.#index;
-    const hits = new Set<number>();
-    if (index === undefined || text === '') return hits;
-    const pattern = searchPattern(text);
-    const handle = await open(this.#jsonl, 'r');
-    try {
-      const facts = this.facts();
-      const chunk = 8 * 1024 * 1024;
-      let i = 0;
-      while (i < facts.length) {
-        // read a run of consecutive records up to `chunk` bytes in one go
-        const first = index.spans.get((facts[i] as EpisodeFacts).line);
-        let j = i + 1;
-        let end = first.offset + first.length;
-        while (j < facts.length) {
-          const s = index.spans.get((facts[j] as EpisodeFacts).line);
-          if (s.offset + s.length - first.offset > chunk && j > i) break;
-          end = s.offset + s.length;
-          j++;
-        }
-        const buf = Buffer.allocUnsafe(end - first.offset);
-        await handle.read(buf, 0, buf.length, first.offset);
-        for (let k = i; k < j; k++) {
-          const f = facts[k] as EpisodeFacts;
-          const s = index.spans.get(f.line);
-          const from = s.offset - first.offset;
-          const a = s.messagesStart >= 0 ? from + s.messagesStart : from;
-          const b = s.messagesEnd >= 0 ? from + s.messagesEnd : from + s.length;
-          if (pattern.test(buf.toString('latin1', a, b))) hits.add(f.line);
-        }
-        i = j;
-      }
-    } finally {
-      await handle.close();
-    }
-    return hits;
+    if (index === undefined || text === '') return new Set();
+    return searchRecords(this.#jsonl, index, text);
   }
 
   async stateDiff(line: number): Promise<StateDiffResult> {

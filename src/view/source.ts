@@ -41,6 +41,21 @@ export interface SourceStatus {
   readonly error?: string;
 }
 
+/**
+ * What a source's facts, malformed lines and counts cover right now. While a large file is being indexed, the
+ * answers cover its first `bytes` bytes only (`complete: false`): counts are then those of that part, not of the
+ * run, and the page says so.
+ */
+export interface Coverage {
+  /** The index is complete: counts are the run's. */
+  readonly complete: boolean;
+  /** Bytes of the file, from its start, that the answers cover; and the file's size when indexing began. */
+  readonly bytes: number;
+  readonly bytesTotal: number;
+  /** Lines of the file covered (episodes, malformed and blank lines). */
+  readonly lines: number;
+}
+
 /** One entity of a state diff: its text in the base, after the episode, and after the gold actions. */
 export interface EntityStateDiff {
   readonly collection: string;
@@ -80,15 +95,24 @@ export interface ViewSource {
   /** Things the page should say about the source (missing tasks, …). */
   readonly notes: readonly string[];
   status(): SourceStatus;
-  /** Resolves when the index is built. @throws what building it threw. */
+  /** Resolves when the index is complete. @throws what building it threw. */
   ready(): Promise<void>;
+  /**
+   * Resolves when the index is complete, or when the part indexed so far holds at least `episodes` episodes:
+   * `facts()` and the rest may then cover a first part of the file only (see {@link ViewSource.coverage}).
+   * @throws what building the index threw.
+   */
+  indexed(episodes: number): Promise<void>;
+  /** What `facts()`, `malformed()` and `superseded()` cover now. */
+  coverage(): Coverage;
+  /** The facts of the episodes indexed so far (all of them once the index is complete), in file order. */
   facts(): readonly EpisodeFacts[];
   malformed(): readonly MalformedLine[];
   /** Lines left out because a later line had the same id. */
   superseded(): number;
   /** The overview of the current index when it was stored with it (an index sidecar), else `undefined`. */
   storedOverview?(): Overview | undefined;
-  /** The episode at `line`. @throws {RangeError} when there is no such line. */
+  /** The episode at `line` (waits for the index to reach it). @throws {RangeError} when there is no such line. */
   episode(line: number): Promise<EpisodeDetail>;
   /** Lines whose messages contain `text` (case-insensitive for ASCII letters). */
   search(text: string): Promise<ReadonlySet<number>>;

@@ -8,7 +8,7 @@ import { resolveTau2DomainDir } from '../tau2/data-dir.js';
 import type { EpisodeFacts, MalformedLine } from './facts.js';
 import { tau2Facts, tau2Messages } from './normalize.js';
 import { textMatches } from './search.js';
-import type { EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
+import type { Coverage, EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
 import { diffAgainstGold, recordedCalls, tau2GoldState } from './state-diff.js';
 
 type Obj = Record<string, unknown>;
@@ -95,6 +95,15 @@ export class Tau2ResultsSource implements ViewSource {
 
   ready(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** The file is parsed whole when the source is made: always complete. */
+  indexed(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  coverage(): Coverage {
+    return { complete: true, bytes: 0, bytesTotal: 0, lines: this.#simulations.length };
   }
 
   facts(): readonly EpisodeFacts[] {

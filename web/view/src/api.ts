@@ -1,11 +1,19 @@
 import type { CompareRow, CompareStatus } from '../../../src/view/compare.js';
 import type { EpisodeFacts, MalformedLine } from '../../../src/view/facts.js';
 import type { Overview } from '../../../src/view/overview.js';
-import type { EpisodeDetail, SourceStatus, StateDiffResult } from '../../../src/view/source.js';
+import type { Coverage, EpisodeDetail, SourceStatus, StateDiffResult } from '../../../src/view/source.js';
 
 export type { Bar, Overview } from '../../../src/view/overview.js';
 export type { EntityStateDiff, ViewMessage } from '../../../src/view/source.js';
-export type { CompareRow, CompareStatus, EpisodeDetail, EpisodeFacts, MalformedLine, StateDiffResult };
+export type {
+  CompareRow,
+  CompareStatus,
+  Coverage,
+  EpisodeDetail,
+  EpisodeFacts,
+  MalformedLine,
+  StateDiffResult,
+};
 
 /** A source as `/api/sources` describes it. */
 export interface SourceInfo {
@@ -19,10 +27,12 @@ export interface SourceInfo {
   readonly status: SourceStatus;
 }
 
-export type OverviewResponse = Overview & { readonly status: SourceStatus };
+export type OverviewResponse = Overview & { readonly status: SourceStatus; readonly coverage: Coverage };
 export type EpisodeRow = EpisodeFacts & { readonly preview: string | null };
 export interface EpisodesResponse {
   readonly total: number;
+  /** What the answer covers (partial while the file is being indexed). */
+  readonly coverage: Coverage;
   readonly malformedCount?: number;
   readonly rows?: readonly EpisodeRow[];
   readonly malformed?: readonly MalformedLine[];

@@ -14,3 +14,11 @@ export function prettyJson(text: string): string {
     return text;
   }
 }
+
+/** Byte count in MB or GB. */
+export const bytes = (x: number): string =>
+  x >= 2 ** 30 ? `${(x / 2 ** 30).toFixed(2)} GB` : `${(x / 2 ** 20).toFixed(1)} MB`;
+
+/** What a partial answer covers: "12.5 % of 2.47 GB indexed". */
+export const indexedShare = (c: { bytes: number; bytesTotal: number }): string =>
+  `${c.bytesTotal === 0 ? '0.0' : ((100 * c.bytes) / c.bytesTotal).toFixed(1)} % of ${bytes(c.bytesTotal)} indexed`;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { EpisodeRow, EpisodesResponse, OverviewResponse, SourceInfo } from './api.js';
-import { int, num } from './format.js';
+import { indexedShare, int, num } from './format.js';
 import { go, href, type Route } from './route.js';
 import { useFetch } from './use-fetch.js';
 
@@ -219,7 +219,10 @@ export function ListPage(props: { source: SourceInfo; route: Route }) {
       {loaded.state === 'error' && <p class="error">{loaded.error}</p>}
       {loaded.state === 'ok' && params.malformed === 'yes' && (
         <>
-          <p class="summary">{loaded.data.total} malformed lines</p>
+          <p class="summary">
+            {loaded.data.total} malformed lines
+            {!loaded.data.coverage.complete && ` so far (partial: ${indexedShare(loaded.data.coverage)})`}
+          </p>
           <table class="episodes">
             <thead>
               <tr>
@@ -244,6 +247,12 @@ export function ListPage(props: { source: SourceInfo; route: Route }) {
         <>
           <p class="summary">
             <span id="match-count">{int(loaded.data.total)}</span> episodes
+            {!loaded.data.coverage.complete && (
+              <span class="partial" id="list-coverage" data-complete="false">
+                {' '}
+                so far (partial: {indexedShare(loaded.data.coverage)}; refreshing)
+              </span>
+            )}
             {loaded.data.total > 0 && ` · ${offset + 1}–${Math.min(offset + PAGE, loaded.data.total)}`}
             {(loaded.data.malformedCount ?? 0) > 0 && (
               <a class="warn-link" href={href('list', { src, malformed: 'yes' })}>
@@ -286,7 +295,7 @@ export function ListPage(props: { source: SourceInfo; route: Route }) {
             </button>
             <button
               type="button"
-              disabled={offset + PAGE >= loaded.data.total}
+              disabled={loaded.data.coverage.complete && offset + PAGE >= loaded.data.total}
               onClick={() => set({ offset: String(offset + PAGE) })}
             >
               next →

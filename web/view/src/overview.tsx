@@ -1,6 +1,6 @@
 import type { OverviewResponse, SourceInfo } from './api.js';
 import { BarChart } from './bar-chart.js';
-import { int, num, pct, usd } from './format.js';
+import { indexedShare, int, num, pct, usd } from './format.js';
 import { go, href } from './route.js';
 import { useFetch } from './use-fetch.js';
 
@@ -31,6 +31,12 @@ export function OverviewPage(props: { source: SourceInfo }) {
   const open = (filter: Record<string, string>) => go(href('list', { src, ...filter }));
   return (
     <section class="overview">
+      {!o.coverage.complete && (
+        <p class="partial" id="coverage" data-complete="false">
+          Indexing the run: {indexedShare(o.coverage)}. Every number and chart below covers the first{' '}
+          {int(o.episodes)} episodes only (partial); the page refreshes until the index is complete.
+        </p>
+      )}
       <div class="cards">
         <Card label="episodes" value={int(o.episodes)} link={href('list', { src })} />
         <Card label="tasks" value={int(o.tasks)} />
