@@ -7,6 +7,7 @@ import { benchScriptedEpisodes } from './generate-bench.js';
 import { benchLlmBound } from './llm-bench.js';
 import { benchQueue } from './queue-bench.js';
 import { benchAirline, benchReplayPerTask } from './replay-bench.js';
+import { benchReplayWhole } from './replay-whole-bench.js';
 import { benchServe } from './serve-bench.js';
 import { benchStartup } from './start-bench.js';
 import { round } from './stats.js';
@@ -22,6 +23,8 @@ const results: Record<string, unknown> = {
   ...benchAirline(getDomain('airline'), tau2Dir),
   ...replayKeys('retail'),
   ...replayKeys('airline'),
+  ...benchReplayWhole('retail', tau2Dir),
+  ...benchReplayWhole('airline', tau2Dir),
   ...(await benchScriptedEpisodes(getDomain('retail'))),
   ...(await benchLlmBound(getDomain('retail'))),
   ...(await benchExport(getDomain('retail'))),

@@ -60,7 +60,7 @@ export function benchStartup(
  * CPU time (user + system) of this process's finished children, in ms, from Linux's `/proc/self/stat` (fields
  * `cutime` and `cstime`, in clock ticks of 10 ms); `undefined` where there is no such file.
  */
-function childrenCpuMs(): number | undefined {
+export function childrenCpuMs(): number | undefined {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -7,7 +7,7 @@ import { EnvironmentBase } from '../env/environment-base.js';
 import { SqlConnection } from '../env/sql.js';
 import type { StateHashes } from '../env/state-digest.js';
 import { COVE_VERSION } from '../version.js';
-import type { Domain } from './domain.js';
+import type { DomainEnvironment } from './domain.js';
 
 /**
  * A disk cache of loaded bases, so that a db.json read before loads in milliseconds: the SQLite image of the
@@ -28,7 +28,7 @@ export function cacheDir(): string | undefined {
 }
 
 /** The cache key of a db.json's bytes for a domain. */
-export function baseCacheKey(domain: Domain, bytes: Buffer): string {
+export function baseCacheKey(domain: DomainEnvironment, bytes: Buffer): string {
   return createHash('sha256')
     .update(`${COVE_VERSION}\u0000${domain.name}\u0000${domain.version}\u0000${domain.schemaSql}\u0000`)
     .update(bytes)
@@ -37,7 +37,7 @@ export function baseCacheKey(domain: Domain, bytes: Buffer): string {
 
 /** The cached base of `key`, or `undefined` (no cache, no entry, or a damaged one). */
 export function readCachedBase(
-  domain: Domain,
+  domain: DomainEnvironment,
   key: string,
 ): { base: EnvironmentBase; hashes: StateHashes } | undefined {
   const dir = cacheDir();

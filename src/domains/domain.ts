@@ -15,9 +15,7 @@ import type { DomainSynthesis } from '../tasks/synthesis.js';
  * (CoVe constraint kinds and the task draw) and `simulation` (the scripted roles). Shared code never branches on
  * a domain's name; it asks for a capability and says clearly when a domain lacks it.
  */
-export interface Domain extends EnvironmentSpec {
-  /** Stamped into every output made with this domain. */
-  readonly version: string;
+export interface Domain extends DomainEnvironment {
   /** The agent policy and instruction block in cove's own words (`text: cove`). */
   readonly policy: { readonly cove: string; readonly instructions: string };
   /** τ² compatibility: import of τ²'s db.json shape and the hashes of τ²'s pristine DB. */
@@ -30,6 +28,18 @@ export interface Domain extends EnvironmentSpec {
   readonly simulation?: DomainSimulation;
   /** Database files of the domain's own format (e.g. a SQLite file), for domains without a τ² import. */
   readonly files?: DomainFiles;
+}
+
+/**
+ * A domain without the code of its capabilities: the environment, the version and τ²'s pristine hashes. It is what
+ * a replay of τ² tasks from the cache of bases needs, and loads much faster than the whole {@link Domain} (no db.json
+ * validation, no synthesis or scripted roles); see `load-domain.ts`.
+ */
+export interface DomainEnvironment extends EnvironmentSpec {
+  /** Stamped into every output made with this domain. */
+  readonly version: string;
+  /** τ² compatibility; here only the pristine hashes are known (see {@link DomainTau2}). */
+  readonly tau2?: Pick<DomainTau2, 'initialHashes'>;
 }
 
 /** A domain's own database files: `--db` and the DB a tasks file records are opened through it. */

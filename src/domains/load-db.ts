@@ -7,7 +7,7 @@ import type { EnvironmentBase } from '../env/environment-base.js';
 import type { StateHashes } from '../env/state-digest.js';
 import { readJsonInput } from '../io/read-input.js';
 import { baseCacheKey, readCachedBase, writeCachedBase } from './base-cache.js';
-import { type Domain, sandboxSize } from './domain.js';
+import { type Domain, type DomainEnvironment, sandboxSize } from './domain.js';
 
 /** A loaded base and what is known about where it came from. */
 export interface LoadedDb {
@@ -62,26 +62,56 @@ export function baseFromValue(domain: Domain, value: PyValue, file: string): Loa
   return { base, file, hashes, isTau2Benchmark: known !== undefined && known.db_hash === hashes.db_hash };
 }
 
-/** A db.json loaded through the disk cache of bases (see {@link readCachedBase}); parsed only on a miss. */
-function loadThroughCache(domain: Domain, file: string): LoadedDb {
+/** The cached base of a db.json (see {@link readCachedBase}), or `undefined` when it is not in the cache. */
+function readThroughCache(domain: DomainEnvironment, file: string): { loaded?: LoadedDb; key?: string } {
+  if (domain.tau2 === undefined) return {}; // only τ² imports are cached
   let bytes: Buffer | undefined;
   try {
     bytes = readFileSync(file);
   } catch {
     // readJsonFile reports the problem with the file's name
   }
-  const key = bytes === undefined || domain.tau2 === undefined ? undefined : baseCacheKey(domain, bytes);
+  const key = bytes === undefined ? undefined : baseCacheKey(domain, bytes);
   const cached = key === undefined ? undefined : readCachedBase(domain, key);
-  if (cached !== undefined) {
-    const known = domain.tau2?.initialHashes;
-    return {
+  if (cached === undefined) return key === undefined ? {} : { key };
+  const known = domain.tau2?.initialHashes;
+  return {
+    loaded: {
       ...cached,
       file,
       isTau2Benchmark: known !== undefined && known.db_hash === cached.hashes.db_hash,
-    };
-  }
+    },
+  };
+}
+
+/** A db.json loaded through the disk cache of bases (see {@link readCachedBase}); parsed only on a miss. */
+function loadThroughCache(domain: Domain, file: string): LoadedDb {
+  const { loaded: cached, key } = readThroughCache(domain, file);
+  if (cached !== undefined) return cached;
   const loaded = baseFromValue(domain, readJsonFile(file), file);
   if (key !== undefined) writeCachedBase(key, loaded.base, loaded.hashes);
+  return loaded;
+}
+
+/** With `expectTau2Pristine`, refuses (closing the base) a DB whose hashes are not the domain's τ² pristine ones. */
+function checkPristine(
+  domain: DomainEnvironment,
+  loaded: LoadedDb,
+  options: { expectTau2Pristine?: boolean },
+): LoadedDb {
+  const known = domain.tau2?.initialHashes;
+  if (options.expectTau2Pristine === true && known !== undefined) {
+    if (
+      loaded.hashes.db_hash !== known.db_hash ||
+      loaded.hashes.canonical_sha256 !== known.canonical_sha256
+    ) {
+      loaded.base.close();
+      throw new ConfigError(
+        `${loaded.file}: this is not τ²'s pristine ${domain.name} DB (db_hash ${loaded.hashes.db_hash.slice(0, 16)}…, ` +
+          `expected ${known.db_hash.slice(0, 16)}…); use --db for other databases`,
+      );
+    }
+  }
   return loaded;
 }
 
@@ -99,21 +129,21 @@ export function loadDbFile(
     const base = domain.files.openBase(file);
     return { base, file, hashes: base.hashes(), isTau2Benchmark: false };
   }
-  const loaded = loadThroughCache(domain, file);
-  const known = domain.tau2?.initialHashes;
-  if (options.expectTau2Pristine === true && known !== undefined) {
-    if (
-      loaded.hashes.db_hash !== known.db_hash ||
-      loaded.hashes.canonical_sha256 !== known.canonical_sha256
-    ) {
-      loaded.base.close();
-      throw new ConfigError(
-        `${file}: this is not τ²'s pristine ${domain.name} DB (db_hash ${loaded.hashes.db_hash.slice(0, 16)}…, ` +
-          `expected ${known.db_hash.slice(0, 16)}…); use --db for other databases`,
-      );
-    }
-  }
-  return loaded;
+  return checkPristine(domain, loadThroughCache(domain, file), options);
+}
+
+/**
+ * {@link loadDbFile} when the db.json is in the disk cache of bases, else `undefined` (then load it with
+ * `loadDbFile` and the whole domain): a cached base needs only the domain's environment, not its db.json import.
+ * @throws {ConfigError} when a τ² DB does not match τ²'s hashes.
+ */
+export function loadCachedDbFile(
+  domain: DomainEnvironment,
+  file: string,
+  options: { expectTau2Pristine?: boolean } = {},
+): LoadedDb | undefined {
+  const { loaded } = readThroughCache(domain, file);
+  return loaded === undefined ? undefined : checkPristine(domain, loaded, options);
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InputFileError } from '../core/errors.js';
 import type { PyDict, PyValue } from '../core/py-value.js';
 import { describeIssue, formatIssuePath, model } from '../core/schema-helpers.js';
+import { REWARD_BASIS } from './reward-basis.js';
 
 /**
  * τ²'s task shape (`src/tau2/data_model/tasks.py`; τ²'s `data_model/tasks.py`), validated from a lossless JSON value.
@@ -22,7 +23,7 @@ export const actionSchema = model(
 );
 export type Tau2Action = z.output<typeof actionSchema>;
 
-export const REWARD_BASIS = ['DB', 'ENV_ASSERTION', 'NL_ASSERTION', 'ACTION', 'COMMUNICATE'] as const;
+export { REWARD_BASIS };
 
 export const instructionsSchema = model(
   z.looseObject({

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -52,6 +52,30 @@ describe('cove replay', () => {
     expect(JSON.parse(viaFlag.stdout).db_hash).toBe(golden['0'].db_hash);
     const viaEnv = runCove(['replay', '--tasks', tasks], { env: { COVE_TAU2_DATA: tau2 } });
     expect(viaEnv.stdout).toBe(viaFlag.stdout);
+  });
+
+  it('gives the same lines from the disk cache of bases (which loads only the asked domain’s environment)', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'cove-replay-cache-'));
+    onTestFinished(() => rmSync(cache, { recursive: true, force: true }));
+    const env = { COVE_NO_CACHE: '0', COVE_CACHE_DIR: cache };
+    const args = ['replay', '--domain', 'retail', '--tasks', RETAIL_TASKS, '--ids', '0,20,105'];
+    const fresh = runCove(args); // the test suite runs without the cache
+    const miss = runCove(args, { env });
+    expect(readdirSync(cache).length).toBeGreaterThan(0);
+    const hit = runCove(args, { env });
+    const inferred = runCove(
+      args.filter((a, i) => a !== '--domain' && args[i - 1] !== '--domain'),
+      { env },
+    );
+    for (const r of [miss, hit, inferred]) {
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(fresh.stdout);
+    }
+    const line = JSON.parse(hit.stdout.split('\n')[1] as string);
+    expect(line.task_id).toBe('20');
+    expect(line.db_hash).toBe(golden['20'].db_hash);
+    expect(line.canonical_sha256).toBe(golden['20'].canonical_sha256);
   });
 
   it('refuses unknown --ids', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,24 @@ describe('cove replay --domain airline', () => {
     // task 29 (test split, not in the golden file): cancel + book_reservation (HATHAT), tau2-spec.md §11
     expect(lines[3].db_hash.slice(0, 16)).toBe('55e7aa074a761cbd');
     expect(lines[3].canonical_sha256.slice(0, 16)).toBe('6eb0e02ad1135fa0');
+  });
+
+  it('gives the same lines from the disk cache of bases', { timeout: 120_000 }, () => {
+    const cache = join(dir, 'cache');
+    const env = { COVE_NO_CACHE: '0', COVE_CACHE_DIR: cache };
+    const args = ['replay', '--domain', 'airline', '--tasks', AIRLINE_TASKS, '--ids', '0,1,3'];
+    const fresh = runCove(args); // the test suite runs without the cache
+    const miss = runCove(args, { env });
+    const hit = runCove(args, { env });
+    expect(readdirSync(cache).length).toBeGreaterThan(0);
+    for (const r of [miss, hit]) {
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(fresh.stdout);
+    }
+    const line = JSON.parse(hit.stdout.split('\n')[2] as string);
+    expect(line.task_id).toBe('3');
+    expect(line.db_hash).toBe(golden['3'].db_hash);
+    expect(line.canonical_sha256).toBe(golden['3'].canonical_sha256);
   });
 
   it('names the file and the JSON path of a malformed --db', { timeout: 120_000 }, () => {

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
-import { chooseDomain, domainOfTasks } from '../../domains/infer-domain.js';
-import { loadDbFile, readJsonFile } from '../../domains/load-db.js';
+import { loadCachedDbFile, loadDbFile, readJsonFile } from '../../domains/load-db.js';
+import { type ChosenDomain, chooseTau2Domain } from '../../domains/load-domain.js';
 import type { EnvironmentBase } from '../../env/environment-base.js';
 import { replayCalls } from '../../env/replay.js';
 import type { Semantics } from '../../env/tool.js';
-import { parseTau2Tasks } from '../../tasks/tau2-task.js';
+import { readTau2TasksFast } from '../../tasks/tau2-task-fast.js';
 import { resolveTau2DomainDir } from '../../tau2/data-dir.js';
 
 interface ReplayOptions {
@@ -35,19 +35,23 @@ export function registerReplay(program: Command): void {
     .option('--tau2-data <dir>', 'τ² data directory (default: $COVE_TAU2_DATA, else an ancestor of --tasks)')
     .option('--semantics <mode>', 'tool semantics: parity (τ² exactly) or fixed', 'parity')
     .action(async (options: ReplayOptions, self: Command) => {
-      const tasks = parseTau2Tasks(readJsonFile(options.tasks), options.tasks);
-      // SQL domains and cove task files are loaded only when used: replaying τ² tasks is the common case
+      // a whole replay is mostly start-up: what a valid τ² tasks file replayed from the cache of bases does not
+      // need (zod, the other domain, a db.json import, SQL domains, cove task files) is loaded only when used
+      const value = readJsonFile(options.tasks);
+      const tasks =
+        readTau2TasksFast(value) ??
+        (await import('../../tasks/tau2-task.js')).parseTau2Tasks(value, options.tasks);
       const spec =
         options.domainSpec === undefined
           ? undefined
           : (await import('../../domains/sql/load-spec.js')).loadSqlDomainFlag(options.domainSpec);
       if (spec !== undefined && options.domain !== undefined)
         throw new ConfigError('give either --domain or --domain-spec, not both');
-      const domain =
-        spec?.domain ??
-        chooseDomain(options.domain, domainOfTasks(tasks, options.tasks), {
-          input: options.tasks,
-        });
+      const chosen: ChosenDomain =
+        spec === undefined
+          ? await chooseTau2Domain(options.domain, tasks, options.tasks)
+          : { environment: spec.domain, domain: async () => spec.domain };
+      const domain = chosen.environment;
       if (options.semantics !== 'parity' && options.semantics !== 'fixed') {
         throw new ConfigError(`--semantics must be parity or fixed, not '${options.semantics}'`);
       }
@@ -58,7 +62,7 @@ export function registerReplay(program: Command): void {
         : undefined;
       if (coveInput?.allCoveTasks(tasks) === true && options.tau2Data === undefined) {
         // tasks made by cove name their DB (a sandbox or a file) and are checked against its hash
-        const input = coveInput.loadCoveTasks(domain, options.tasks, options.db);
+        const input = coveInput.loadCoveTasks(await chosen.domain(), options.tasks, options.db);
         base = input.loaded.base;
         if (self.getOptionValueSource('semantics') !== 'cli') semantics = input.semantics;
         else if (semantics !== input.semantics) {
@@ -77,7 +81,10 @@ export function registerReplay(program: Command): void {
             }),
             'db.json',
           );
-        base = loadDbFile(domain, dbFile, { expectTau2Pristine: options.db === undefined }).base;
+        const pristine = { expectTau2Pristine: options.db === undefined };
+        base = (
+          loadCachedDbFile(domain, dbFile, pristine) ?? loadDbFile(await chosen.domain(), dbFile, pristine)
+        ).base;
       }
       const wanted = options.ids?.split(',').map((s) => s.trim());
       if (wanted !== undefined) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { model, pyDictOf, pyFloat } from '../../core/schema-helpers.js';
+import { CABINS, FLIGHT_TYPES, INSURANCE, MEMBERSHIPS } from './vocabulary.js';
 
 /**
  * τ² airline data model (`src/tau2/domains/airline/data_model.py`; `tau2-spec.md` §4.1) as zod schemas over
@@ -7,11 +8,7 @@ import { model, pyDictOf, pyFloat } from '../../core/schema-helpers.js';
  * (pydantic's lax mode turns `2.0` into `2`); `float` fields accept both and store a float.
  */
 
-export const CABINS = ['business', 'economy', 'basic_economy'] as const;
-export type Cabin = (typeof CABINS)[number];
-export const FLIGHT_TYPES = ['round_trip', 'one_way'] as const;
-export const INSURANCE = ['yes', 'no'] as const;
-export const MEMBERSHIPS = ['gold', 'silver', 'regular'] as const;
+export { CABINS, type Cabin, FLIGHT_TYPES, INSURANCE, MEMBERSHIPS } from './vocabulary.js';
 
 /** A Python `int` field: ints, and floats without a fractional part (as pydantic's lax mode). */
 export const pyInt = z.union([

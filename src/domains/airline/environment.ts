@@ -43,6 +43,9 @@ export const AIRLINE_ENVIRONMENT: EnvironmentSpec = {
   ],
 };
 
+/** The airline domain's version, stamped into outputs and part of the key of its cached bases. */
+export const AIRLINE_VERSION = 'airline-1';
+
 /** Hashes of τ²'s pristine airline db.json (`tau2-spec.md` §11). */
 export const TAU2_AIRLINE_INITIAL_HASHES = {
   db_hash: '124e39a664b56402bcd09cb8a6a9cece6acb8462337c969799d5658e3250f263',

@@ -1,14 +1,9 @@
 import { InputFileError, jsonPath } from '../../core/errors.js';
-import { pyJsonDumps } from '../../core/py-json.js';
 import type { PyValue } from '../../core/py-value.js';
 import { parseWith } from '../../core/schema-helpers.js';
 import type { SqlConnection } from '../../env/sql.js';
+import { jsonText } from './column-text.js';
 import { type AirlineDb, airlineDbSchema, type DateStatus } from './data-model.js';
-
-/** Compact JSON text of a value as stored in a JSON column (order and int/float kept). */
-export function jsonText(value: PyValue | ReadonlyMap<string, PyValue>): string {
-  return pyJsonDumps(value as PyValue, { ensureAscii: false, separators: [',', ':'] });
-}
 
 function checkKey(file: string, path: string, key: string, id: string, field: string): void {
   if (key !== id) throw new InputFileError(file, path, `dict key '${key}' differs from its ${field} '${id}'`);

@@ -1,5 +1,5 @@
 import type { Domain } from '../domain.js';
-import { AIRLINE_ENVIRONMENT, TAU2_AIRLINE_INITIAL_HASHES } from './environment.js';
+import { AIRLINE_ENVIRONMENT, AIRLINE_VERSION, TAU2_AIRLINE_INITIAL_HASHES } from './environment.js';
 import { importAirlineDb } from './import-db.js';
 import { AIRLINE_INSTRUCTIONS_COVE, AIRLINE_POLICY_COVE } from './policy.js';
 
@@ -9,7 +9,7 @@ import { AIRLINE_INSTRUCTIONS_COVE, AIRLINE_POLICY_COVE } from './policy.js';
  */
 export const airlineDomain: Domain = {
   ...AIRLINE_ENVIRONMENT,
-  version: 'airline-1',
+  version: AIRLINE_VERSION,
   tau2: { initialHashes: TAU2_AIRLINE_INITIAL_HASHES, importDb: importAirlineDb },
   policy: { cove: AIRLINE_POLICY_COVE, instructions: AIRLINE_INSTRUCTIONS_COVE },
 };

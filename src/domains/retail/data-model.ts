@@ -1,25 +1,13 @@
 import { z } from 'zod';
 import { model, pyDictOf, pyFloat } from '../../core/schema-helpers.js';
+import { CANCEL_REASONS, ORDER_STATUSES } from './vocabulary.js';
 
 /**
  * τ² retail data model (`src/tau2/domains/retail/data_model.py`; τ²'s `domains/retail/data_model.py`) as zod schemas over
  * Python values. Field order here is τ²'s model order, which is the JSON output order.
  */
 
-export const ORDER_STATUSES = [
-  'processed',
-  'pending',
-  'pending (item modified)',
-  'delivered',
-  'cancelled',
-  'exchange requested',
-  'return requested',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const CANCEL_REASONS = ['no longer needed', 'ordered by mistake'] as const;
-
-export const ADDRESS_FIELDS = ['address1', 'address2', 'city', 'country', 'state', 'zip'] as const;
+export { ADDRESS_FIELDS, CANCEL_REASONS, ORDER_STATUSES, type OrderStatus } from './vocabulary.js';
 
 export const addressSchema = model(
   z.object({

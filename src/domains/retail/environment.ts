@@ -49,6 +49,9 @@ export const RETAIL_ENVIRONMENT: EnvironmentSpec = {
   ],
 };
 
+/** The retail domain's version, stamped into outputs and part of the key of its cached bases. */
+export const RETAIL_VERSION = 'retail-1';
+
 /** Hashes of τ²'s pristine retail db.json (τ²'s pristine data files). */
 export const TAU2_RETAIL_INITIAL_HASHES = {
   db_hash: 'b25c9cb211f5efcaee5dd646054a73c4a9f43f4f5acc32c10713cd9f9ac20e9c',

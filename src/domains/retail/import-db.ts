@@ -1,19 +1,9 @@
 import { InputFileError } from '../../core/errors.js';
-import { pyJsonDumps } from '../../core/py-json.js';
 import type { PyValue } from '../../core/py-value.js';
 import { parseWith } from '../../core/schema-helpers.js';
 import type { SqlConnection } from '../../env/sql.js';
+import { listText, optionsText } from './column-text.js';
 import { type RetailDb, retailDbSchema } from './data-model.js';
-
-/** Ordered `dict[str, str]` as stored in an options column (JSON object text, order kept). */
-export function optionsText(options: ReadonlyMap<string, string>): string {
-  return pyJsonDumps(options, { ensureAscii: false, separators: [',', ':'] });
-}
-
-/** A `list[str]` as stored in a JSON list column. */
-export function listText(items: readonly string[]): string {
-  return pyJsonDumps(items, { ensureAscii: false, separators: [',', ':'] });
-}
 
 function checkKey(file: string, path: string, key: string, id: string, field: string): void {
   if (key !== id) throw new InputFileError(file, path, `dict key '${key}' differs from its ${field} '${id}'`);

@@ -1,5 +1,5 @@
 import type { Domain } from '../domain.js';
-import { RETAIL_ENVIRONMENT, TAU2_RETAIL_INITIAL_HASHES } from './environment.js';
+import { RETAIL_ENVIRONMENT, RETAIL_VERSION, TAU2_RETAIL_INITIAL_HASHES } from './environment.js';
 import { importRetailDb } from './import-db.js';
 import { AGENT_INSTRUCTIONS_COVE, RETAIL_POLICY_COVE } from './policy.js';
 import { generateRetailSandbox } from './sandbox/generate.js';
@@ -14,7 +14,7 @@ import type { RetailFuzz } from './synthesis/requests.js';
 /** The retail domain: τ²-compatible store with users, orders and products. */
 export const retailDomain: Domain = {
   ...RETAIL_ENVIRONMENT,
-  version: 'retail-1',
+  version: RETAIL_VERSION,
   tau2: { initialHashes: TAU2_RETAIL_INITIAL_HASHES, importDb: importRetailDb },
   sandbox: {
     sizes: {

@@ -3,10 +3,10 @@ import type { PyDict, PyValue } from '../../../core/py-value.js';
 import { pyRepr, pyStr } from '../../../env/py-ops.js';
 import { type SqlConnection, text } from '../../../env/sql.js';
 import type { ToolSpec } from '../../../env/tool.js';
-import { CABINS, FLIGHT_TYPES, INSURANCE } from '../data-model.js';
+import { jsonText } from '../column-text.js';
 import { jsonColumn, reservationDump } from '../dump.js';
-import { jsonText } from '../import-db.js';
 import { AIRLINE_NOW, RESERVATION_IDS } from '../sequences.js';
+import { CABINS, FLIGHT_TYPES, INSURANCE } from '../vocabulary.js';
 import { convertAll, noAttribute } from './convert.js';
 import { findPaymentMethod, getFlight, getFlightInstance, getUser, nextPos } from './lookups.js';
 import {

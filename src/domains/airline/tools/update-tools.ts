@@ -4,10 +4,10 @@ import { pyEquals } from '../../../core/py-value.js';
 import { pyDictKey, pyLen, pyRepr, pyStr } from '../../../env/py-ops.js';
 import { type SqlConnection, type SqlRow, text } from '../../../env/sql.js';
 import type { ToolSpec } from '../../../env/tool.js';
-import { CABINS } from '../data-model.js';
+import { jsonText } from '../column-text.js';
 import { jsonColumn, reservationDump } from '../dump.js';
-import { jsonText } from '../import-db.js';
 import { CERTIFICATE_IDS } from '../sequences.js';
+import { CABINS } from '../vocabulary.js';
 import { convertAll, noAttribute } from './convert.js';
 import { getFlight, getFlightInstance, getReservation, getUser, nextPos } from './lookups.js';
 import {

@@ -1,5 +1,5 @@
 import type { Rng } from '../../../core/rng.js';
-import { CANCEL_REASONS } from '../data-model.js';
+import { CANCEL_REASONS } from '../vocabulary.js';
 import type { UserState } from './fuzzify.js';
 import type { RefusedAction } from './requests.js';
 import type { AddressView, OrderItemView, OrderView, PaymentMethodView } from './views.js';

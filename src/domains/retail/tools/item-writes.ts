@@ -4,8 +4,8 @@ import { comparePyStr, type PyValue, pyEquals } from '../../../core/py-value.js'
 import { pyCount, pyDictKey, pyIter, pyLen, pySortedStrings, pyStr } from '../../../env/py-ops.js';
 import { type SqlConnection, type SqlRow, text } from '../../../env/sql.js';
 import type { Semantics, ToolSpec } from '../../../env/tool.js';
+import { listText } from '../column-text.js';
 import { orderDump } from '../dump.js';
-import { listText } from '../import-db.js';
 import {
   appendPayment,
   getOrder,

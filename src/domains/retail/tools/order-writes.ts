@@ -3,7 +3,6 @@ import { pyRound } from '../../../core/py-float.js';
 import { pyDictKey, pyInStrSet, pyStrModel } from '../../../env/py-ops.js';
 import { type SqlConnection, text } from '../../../env/sql.js';
 import type { ToolSpec } from '../../../env/tool.js';
-import { ADDRESS_FIELDS, CANCEL_REASONS } from '../data-model.js';
 import { orderDump, userDump } from '../dump.js';
 import {
   appendPayment,
@@ -14,6 +13,7 @@ import {
   money,
   setBalance,
 } from '../lookups.js';
+import { ADDRESS_FIELDS, CANCEL_REASONS } from '../vocabulary.js';
 import { addressParams, orderIdParam, paymentMethodIdParam, stringParam, userIdParam } from './params.js';
 
 /** Retail write tools on whole orders and on the user profile (τ²'s `domains/retail/tools.py`). */
