@@ -198,3 +198,21 @@ export function productToRead(request: RetailRequest, state: UserState): string 
   }
   return undefined;
 }
+
+/** Whether a request asks for a replacement "the same one as in my other order". */
+export function sameAsOtherOrder(request: RetailRequest): boolean {
+  return (
+    (request.kind === 'modify_pending_order_items' || request.kind === 'exchange_delivered_order_items') &&
+    request.items.some((s) => s.replacement.strategy === 'same_as_order')
+  );
+}
+
+/**
+ * What the oracle resolves of a request: a refused second item change needs only the order and its items (the
+ * order's status already rules the change out; the replacement is never looked up).
+ */
+export function refusalScope(request: RetailRequest): RetailRequest {
+  if (request.kind !== 'refusal' || request.swaps === undefined) return request;
+  const { swaps, ...rest } = request;
+  return { ...rest, items: swaps.map((s) => s.item) };
+}

@@ -90,6 +90,16 @@ export function requestSentence(rng: Rng, r: RetailRequest): string {
           return `You want to exchange ${countedList(r.items ?? [], itemText)} from ${o(r.order)} for a ${String(r.wanted_product).toLowerCase()} instead.`;
         case 'refund_other_method':
           return `You want to return ${countedList(r.items ?? [], itemText)} from ${o(r.order)} with the refund going to ${second(paymentText(r.refund_to as PaymentRef))}.`;
+        case 'second_item_change': {
+          const swaps = listText(
+            (r.swaps ?? []).map((s) => `${itemText(s.item)} for ${second(variantText(s.replacement))}`),
+          );
+          return `Only after the item change of ${o(r.order)} above has been made, you remember that you also want to change ${swaps} in that order; ask for it then.`;
+        }
+        case 'other_users_order':
+          return r.about === 'cancel'
+            ? `Your partner placed ${o(r.order)} from their own account and asked you to cancel it; you ask the agent to cancel it.`
+            : `Your partner placed ${o(r.order)} from their own account; you ask the agent for its status.`;
       }
   }
 }
