@@ -128,8 +128,19 @@ function drawConstraints(
   return drafts;
 }
 
-/** Users as the email / name+zip lookups see them (for the uniqueness of the user reference). */
-function allUserViews(base: EnvironmentBase): UserView[] {
+const userViews = new WeakMap<EnvironmentBase, readonly UserView[]>();
+
+/** Users as the email / name+zip lookups see them (for the uniqueness of the user reference); read once per base. */
+function allUserViews(base: EnvironmentBase): readonly UserView[] {
+  let views = userViews.get(base);
+  if (views === undefined) {
+    views = readUserViews(base);
+    userViews.set(base, views);
+  }
+  return views;
+}
+
+function readUserViews(base: EnvironmentBase): UserView[] {
   return base.sql.all('SELECT user_id, first_name, last_name, zip, email FROM users').map((r) => ({
     user_id: String(r.user_id),
     name: { first_name: String(r.first_name), last_name: String(r.last_name) },
