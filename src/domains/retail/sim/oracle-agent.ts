@@ -88,6 +88,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   #sideAnswered = -1;
   #refused = false;
   #transferred = false;
+  #read: UserState | undefined;
 
   constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
     super();
@@ -97,6 +98,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   }
 
   protected ingest(lookup: Lookup, content: string): void {
+    this.#read = undefined;
     if (content.startsWith('Error')) {
       if (lookup.kind === 'find') this.#findFailed = true;
       return;
@@ -137,10 +139,11 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     }
   }
 
+  /** What the agent has read, as a state to resolve in (rebuilt after each tool result). */
   #state(): UserState | undefined {
     const user = this.#user;
     if (user === undefined) return undefined;
-    return {
+    this.#read ??= {
       user,
       orders: user.orders.flatMap((id) => {
         const o = this.#orders.get(id);
@@ -148,6 +151,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
       }),
       product: (id) => this.#products.get(id),
     };
+    return this.#read;
   }
 
   /** The lookup for the identity the customer gave last, when it has not been tried yet. */
