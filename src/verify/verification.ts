@@ -55,7 +55,7 @@ function groundingOf(
       toolCalls: input.toolCalls,
       termination: input.termination,
       userId,
-      sanctionedWrites: sanctionedWrites(constraint, input),
+      sanctioned: (call) => servesAnother(call, constraint, input),
     });
   }
   if (kind.category === 'refusal')
@@ -64,24 +64,18 @@ function groundingOf(
 }
 
 /**
- * The successful writes that serve a constraint of the task other than `constraint`: a tool of that
- * constraint's kind whose changed entities all lie in that constraint's footprint.
+ * Whether a successful write serves a constraint of the task other than `constraint`: a tool of that
+ * constraint's kind, every entity it changed in that constraint's footprint.
  */
-function sanctionedWrites(constraint: Constraint, input: VerifyInput): Set<string> {
+function servesAnother(call: ExecutedToolCall, constraint: Constraint, input: VerifyInput): boolean {
   const key = (r: { collection: string; key: string }) => `${r.collection}\u0000${r.key}`;
-  const out = new Set<string>();
-  for (const call of input.toolCalls) {
-    if (call.error || call.changed.length === 0) continue;
-    const serves = input.task.cove.constraints.some((other) => {
-      if (other.id === constraint.id) return false;
-      const kind = input.synthesis.kinds.find((k) => k.name === other.kind);
-      if (kind?.writeTools.includes(call.name) !== true) return false;
-      const footprint = new Set(other.footprint.map(key));
-      return call.changed.every((r) => footprint.has(key(r)));
-    });
-    if (serves) out.add(call.id);
-  }
-  return out;
+  return input.task.cove.constraints.some((other) => {
+    if (other.id === constraint.id) return false;
+    const kind = input.synthesis.kinds.find((k) => k.name === other.kind);
+    if (kind?.writeTools.includes(call.name) !== true) return false;
+    const footprint = new Set(other.footprint.map(key));
+    return call.changed.every((r) => footprint.has(key(r)));
+  });
 }
 
 /** The gold final state of a task: its gold actions replayed on a fresh episode (remembered per base). */
