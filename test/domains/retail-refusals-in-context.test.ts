@@ -108,6 +108,8 @@ describe('a second item change of the same order is refused', () => {
       // another item than the first change touched
       expect(first?.args.item_ids as string[]).not.toContain(oldId);
       expect(first?.args.new_item_ids as string[]).not.toContain(oldId);
+      // a model-played user is told to ask for it only after the first change is made
+      expect(task.user_scenario.instructions.reason_for_call).toContain('Only once the items of');
       const variants = (db.products[old.product_id] as { variants: Record<string, Variant> }).variants;
       expect(variants[newId as string]?.available, task.id).toBe(true);
       expect(newId).not.toBe(oldId);

@@ -124,6 +124,10 @@ describe('"the cheapest available one with <options>"', () => {
       expect(prices[0], s.task.id).toBeLessThan(prices[1] ?? Number.POSITIVE_INFINITY);
       expect(offered.find((v) => v.price === prices[0])?.item_id, s.task.id).toBe(s.newId);
       expect(s.newId).not.toBe(s.oldId);
+      // rendered for a model-played user with the same options
+      const scenario = s.task.user_scenario.instructions.reason_for_call;
+      expect(scenario).toContain('the cheapest available');
+      for (const [, value] of wanted) expect(scenario).toContain(value);
     }
   });
 
@@ -186,6 +190,7 @@ describe('"the same one as in my other order"', () => {
           if (it.product_id === old.product_id && it.item_id !== old.item_id) ids.add(it.item_id);
       }
       expect([...ids], s.task.id).toEqual([s.newId]);
+      expect(s.task.user_scenario.instructions.reason_for_call).toMatch(/same .* your other order/);
       expect(db.products[old.product_id]?.variants[s.newId]?.available).toBe(true);
     }
   });
