@@ -26,7 +26,7 @@ import {
   TRANSFER_TEXT,
 } from './agent-texts.js';
 import { intentOf, orderMentioned, requestStated } from './mentions.js';
-import { productToRead, refusalScope, sameAsOtherOrder, slotStep } from './oracle-slots.js';
+import { foreignOrder, productToRead, refusalScope, sameAsOtherOrder, slotStep } from './oracle-slots.js';
 import {
   confirmationText,
   infoText,
@@ -307,7 +307,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     if (product !== undefined)
       return this.call({ kind: 'product', key: product }, 'get_product_details', { product_id: product });
     const resolution = resolveRequest(refusalScope(effective), state);
-    const foreign = this.#foreignOrder(effective);
+    const foreign = foreignOrder(effective, this.#orders, this.#userId);
     if ('error' in resolution || foreign === null) {
       const why = 'error' in resolution ? resolution.error : 'the order is the customer’s own';
       return this.#next(`I am sorry, I could not identify what you described (${why}).`);
@@ -333,17 +333,6 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
         ? effective.items.map((s) => replacementNote(s.replacement))
         : [];
     return this.say(confirmationText(this.#rng, call, state, everything, this.#total, notes));
-  }
-
-  /**
-   * For a request about another user's order: that order as read by its id, once its `user_id` shows it is not
-   * the customer's (`null` when it is theirs); `undefined` for every other request.
-   */
-  #foreignOrder(request: RetailRequest): OrderView | null | undefined {
-    if (request.kind !== 'refusal' || request.action !== 'other_users_order') return undefined;
-    const id = request.order.strategy === 'id' ? request.order.order_id : '';
-    const order = this.#orders.get(id);
-    return order !== undefined && order.user_id !== this.#userId ? order : null;
   }
 
   /** `calculate` for a total over several items, and now and then `get_item_details` on a new item. */

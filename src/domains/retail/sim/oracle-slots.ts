@@ -216,3 +216,17 @@ export function refusalScope(request: RetailRequest): RetailRequest {
   const { swaps, ...rest } = request;
   return { ...rest, items: swaps.map((s) => s.item) };
 }
+
+/**
+ * For a request about another user's order: that order as the agent read it by its id, once its `user_id` shows
+ * it is not the customer's (`null` when it is theirs or not read); `undefined` for every other request.
+ */
+export function foreignOrder(
+  request: RetailRequest,
+  read: ReadonlyMap<string, OrderView>,
+  userId: string | undefined,
+): OrderView | null | undefined {
+  if (request.kind !== 'refusal' || request.action !== 'other_users_order') return undefined;
+  const order = read.get(request.order.strategy === 'id' ? request.order.order_id : '');
+  return order !== undefined && order.user_id !== userId ? order : null;
+}
