@@ -8,7 +8,8 @@ import { round } from './stats.js';
 
 /**
  * The main job's per-episode overhead: default tasks (sandbox seed 1, mixed difficulty, fuzz 2), scripted user +
- * oracle agent, verification and record building included, one process, no disk writes.
+ * oracle agent, verification and record building included, one process, no disk writes. Reports wall-clock and
+ * CPU-time rates (`scripted_episodes_per_cpu_s`: episodes ÷ user + system CPU seconds of the process).
  */
 export async function benchScriptedEpisodes(
   domain: Domain,
@@ -44,6 +45,7 @@ export async function benchScriptedEpisodes(
     await runTaskEpisode(context, { task, index: task.cove.index }, 0, 99);
   globalThis.gc?.();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   let passed = 0;
   let messages = 0;
   let episodes = 0;
@@ -56,11 +58,15 @@ export async function benchScriptedEpisodes(
     }
   }
   const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   base.close();
   if (passed !== episodes) throw new Error(`oracle passed only ${passed}/${episodes} episodes`);
   return {
     scripted_episodes_per_s: round(episodes / seconds, 1),
     scripted_episode_ms_mean: round((seconds * 1000) / episodes, 3),
+    // CPU time of this process over the same passes: steadier than wall time on a machine shared with others
+    scripted_episodes_per_cpu_s: round(episodes / cpuSeconds, 1),
     scripted_messages_per_episode_mean: round(messages / episodes, 1),
     task_synthesis_per_s: round(tasksCount / synthSeconds, 1),
   };

@@ -11,6 +11,13 @@ export interface GroundingInput {
   readonly termination: TerminationReason;
   /** The task's user (`cove.user_id`); without it any successful identify read counts (older task files). */
   readonly userId: string | undefined;
+  /**
+   * Whether a successful write serves another constraint of the same task (its footprint holds every entity the
+   * write changed): the change the task itself asks for before a refusal on the same entity, e.g. the first item
+   * change of an order before a second one is refused. Such a write does not count as a write on the entity.
+   * Asked only of writes that changed the entity.
+   */
+  readonly sanctioned?: (call: ExecutedToolCall) => boolean;
 }
 
 function argsOf(call: ExecutedToolCall): PyDict | undefined {
@@ -33,7 +40,8 @@ function resultOf(call: ExecutedToolCall, messages: readonly ChatMessage[]): str
  * Whether a trajectory grounds a constraint (issue 23): the agent identified the task's user by one of the
  * declared identify reads, then looked up the constraint's entity by one of the declared lookup reads, then
  * wrote to the user (a text after the lookup that is not only a stop token); no successful write changed the
- * entity; and the episode ended by a user or agent stop. The evidence names the calls by id.
+ * entity (but those another constraint of the task asks for: `sanctioned`); and the episode ended by a
+ * user or agent stop. The evidence names the calls by id.
  */
 export function checkGrounding(
   grounding: Grounding,
@@ -83,7 +91,8 @@ export function checkGrounding(
   const writer = input.toolCalls.find(
     (call) =>
       !call.error &&
-      call.changed.some((r) => r.collection === grounding.entity.collection && r.key === entityKey),
+      call.changed.some((r) => r.collection === grounding.entity.collection && r.key === entityKey) &&
+      input.sanctioned?.(call) !== true,
   );
   if (writer !== undefined) return no(`${writer.id} ${writer.name} changed ${entityKey}`);
   const told = input.messages.findIndex(

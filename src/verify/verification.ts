@@ -55,11 +55,27 @@ function groundingOf(
       toolCalls: input.toolCalls,
       termination: input.termination,
       userId,
+      sanctioned: (call) => servesAnother(call, constraint, input),
     });
   }
   if (kind.category === 'refusal')
     return { satisfied: false, evidence: `not grounded: refusal kind ${kind.name} declares no grounding` };
   return undefined;
+}
+
+/**
+ * Whether a successful write serves a constraint of the task other than `constraint`: a tool of that
+ * constraint's kind, every entity it changed in that constraint's footprint.
+ */
+function servesAnother(call: ExecutedToolCall, constraint: Constraint, input: VerifyInput): boolean {
+  const key = (r: { collection: string; key: string }) => `${r.collection}\u0000${r.key}`;
+  return input.task.cove.constraints.some((other) => {
+    if (other.id === constraint.id) return false;
+    const kind = input.synthesis.kinds.find((k) => k.name === other.kind);
+    if (kind?.writeTools.includes(call.name) !== true) return false;
+    const footprint = new Set(other.footprint.map(key));
+    return call.changed.every((r) => footprint.has(key(r)));
+  });
 }
 
 /** The gold final state of a task: its gold actions replayed on a fresh episode (remembered per base). */

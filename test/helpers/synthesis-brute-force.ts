@@ -13,7 +13,9 @@ import type { SqlConnection } from '../../src/env/sql.js';
  * - user: email (case-insensitive) or first + last name (case-insensitive) + exact zip, over all users;
  * - per request, in the state just before it (gold actions of the earlier constraints applied, in order):
  *   order among all of the user's orders, items among the order's distinct item ids, replacements among all
- *   variants of the product, payments among the user's methods, addresses among their candidates;
+ *   variants of the product (the cheapest available ones with some options; the product's items in the user's
+ *   other orders), payments among the user's methods, addresses among their candidates; an order of another
+ *   user named by its id (a refused request) must exist and not be the user's;
  * - the task's user-facing text mentions no hidden id, and every hidden id is an id a description replaced.
  *
  * Types below are local copies of the request / reference shapes (types only, written from reading
@@ -58,7 +60,9 @@ export type BfItemRef =
 
 export type BfVariantRef =
   | { readonly strategy: 'id'; readonly item_id: string }
-  | { readonly strategy: 'options'; readonly product_name: string; readonly options: Opts };
+  | { readonly strategy: 'options'; readonly product_name: string; readonly options: Opts }
+  | { readonly strategy: 'cheapest'; readonly product_name: string; readonly options: Opts }
+  | { readonly strategy: 'same_as_order'; readonly product_name: string; readonly with_product?: string };
 
 export type BfPaymentRef =
   | { readonly strategy: 'id'; readonly payment_method_id: string }
@@ -89,6 +93,8 @@ export interface BfRequest {
   readonly reason?: string;
   readonly wanted_product?: string;
   readonly refund_to?: BfPaymentRef;
+  readonly swaps?: readonly BfSwap[];
+  readonly about?: string;
 }
 
 export interface BfFuzz {
@@ -255,11 +261,46 @@ function itemIdsMatching(ref: BfItemRef, order: Order): string[] {
   return [...new Set(hits.map((it) => it.item_id))];
 }
 
-function variantsMatching(sql: SqlConnection, ref: BfVariantRef, old: Item): string[] {
+/**
+ * Variants a replacement names. `cheapest`: among the product's available variants having the options, those at
+ * the lowest price. `same_as_order`: the product's items, other than the old one, in the user's orders other
+ * than `orderId` (only orders holding `with_product` when it is given).
+ */
+function variantsMatching(
+  sql: SqlConnection,
+  ref: BfVariantRef,
+  old: Item,
+  orders: readonly Order[],
+  orderId: string,
+): string[] {
   const variants = sql
-    .all('SELECT item_id, options FROM variants WHERE product_id = ? ORDER BY pos', old.product_id)
-    .map((r) => ({ item_id: s(r.item_id), options: JSON.parse(s(r.options)) as Opts }));
+    .all(
+      'SELECT item_id, options, available, price FROM variants WHERE product_id = ? ORDER BY pos',
+      old.product_id,
+    )
+    .map((r) => ({
+      item_id: s(r.item_id),
+      options: JSON.parse(s(r.options)) as Opts,
+      available: Number(r.available) === 1,
+      price: Number(r.price),
+    }));
   if (ref.strategy === 'id') return variants.filter((v) => v.item_id === ref.item_id).map((v) => v.item_id);
+  if (ref.strategy === 'cheapest') {
+    const offered = variants.filter((v) => v.available && optionSubset(v.options, ref.options));
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const v of offered) if (v.price < lowest) lowest = v.price;
+    return offered.filter((v) => v.price === lowest).map((v) => v.item_id);
+  }
+  if (ref.strategy === 'same_as_order') {
+    const ids = new Set<string>();
+    for (const o of orders) {
+      if (o.order_id === orderId) continue;
+      if (ref.with_product !== undefined && !o.items.some((it) => it.name === ref.with_product)) continue;
+      for (const it of o.items)
+        if (it.product_id === old.product_id && it.item_id !== old.item_id) ids.add(it.item_id);
+    }
+    return variants.filter((v) => ids.has(v.item_id)).map((v) => v.item_id);
+  }
   const wanted: Record<string, string> = { ...old.options, ...ref.options };
   const keys = Object.keys(wanted);
   return variants
@@ -359,13 +400,15 @@ class TaskChecker {
     return order.items.find((it) => it.item_id === itemId);
   }
 
-  variant(where: string, ref: BfVariantRef, old: Item, newId: unknown): void {
+  variant(where: string, ref: BfVariantRef, old: Item, newId: unknown, order: Order): void {
     if (ref.strategy !== 'id') {
       this.hide(s(newId), 'variant');
       if (ref.product_name !== old.name)
         this.fail(where, `replacement names product ${ref.product_name}, the item is a ${old.name}`);
     }
-    this.exactlyOne(where, `replacement ${JSON.stringify(ref)}`, variantsMatching(this.sql, ref, old), newId);
+    const orders = ordersOf(this.sql, this.userId);
+    const hits = variantsMatching(this.sql, ref, old, orders, order.order_id);
+    this.exactlyOne(where, `replacement ${JSON.stringify(ref)}`, hits, newId);
   }
 
   payment(where: string, ref: BfPaymentRef | undefined, methodId: unknown, order: Order | undefined): void {
@@ -394,10 +437,14 @@ class TaskChecker {
   }
 
   /** Old item + replacement pairs, parallel to `item_ids` / `new_item_ids`. */
-  swaps(where: string, r: BfRequest, order: Order, args: Readonly<Record<string, unknown>>): void {
+  swaps(
+    where: string,
+    swaps: readonly BfSwap[],
+    order: Order,
+    args: Readonly<Record<string, unknown>>,
+  ): void {
     const olds = args.item_ids as string[];
     const news = args.new_item_ids as string[];
-    const swaps = (r.items ?? []) as readonly BfSwap[];
     if (swaps.length !== olds.length || news.length !== olds.length) {
       this.fail(where, `${swaps.length} swaps described for ${olds.length} items`);
       return;
@@ -412,7 +459,7 @@ class TaskChecker {
         this.fail(where, `item ${olds[j]} not in order ${order.order_id}`);
         return;
       }
-      this.variant(`${where} swap ${j}`, sw.replacement, old, news[j]);
+      this.variant(`${where} swap ${j}`, sw.replacement, old, news[j], order);
     });
   }
 
@@ -427,6 +474,17 @@ class TaskChecker {
     });
   }
 
+  /** A request about another user's order: named by its id, an order of the DB that is not the user's. */
+  foreignOrder(where: string, r: BfRequest, a: Readonly<Record<string, unknown>>): void {
+    if (r.order?.strategy !== 'id' || r.order.order_id !== a.order_id)
+      this.fail(where, `another user's order must be named by its id ${String(a.order_id)}`);
+    const owner = this.sql.get('SELECT user_id FROM orders WHERE order_id = ?', String(a.order_id));
+    if (owner === undefined) this.fail(where, `order ${String(a.order_id)} does not exist`);
+    else if (s(owner.user_id) === this.userId)
+      this.fail(where, `order ${String(a.order_id)} is the user's own`);
+    if (r.about !== a.about) this.fail(where, `about ${r.about} ≠ ${String(a.about)}`);
+  }
+
   /** Checks one request in the current state of the episode. */
   request(where: string, r: BfRequest, c: { kind: string; args: Readonly<Record<string, unknown>> }): void {
     const a = c.args;
@@ -435,6 +493,10 @@ class TaskChecker {
       return;
     }
     const orders = ordersOf(this.sql, this.userId);
+    if (c.kind === 'refusal' && a.action === 'other_users_order') {
+      this.foreignOrder(where, r, a);
+      return;
+    }
     const needsOrder = a.order_id !== undefined;
     const order = needsOrder ? this.order(where, r.order, a.order_id, orders) : undefined;
     if (!needsOrder && r.order !== undefined) this.fail(where, 'order described but the constraint has none');
@@ -451,7 +513,7 @@ class TaskChecker {
         break;
       case 'modify_pending_order_items':
       case 'exchange_delivered_order_items':
-        this.swaps(where, r, order as Order, a);
+        this.swaps(where, (r.items ?? []) as readonly BfSwap[], order as Order, a);
         this.payment(where, r.payment, a.payment_method_id, order);
         break;
       case 'modify_user_address':
@@ -472,7 +534,8 @@ class TaskChecker {
       case 'refusal':
         if (r.action !== a.action) this.fail(where, `action ${r.action} ≠ ${String(a.action)}`);
         if (r.reason !== a.reason) this.fail(where, `reason ${r.reason} ≠ ${String(a.reason)}`);
-        if (a.item_ids !== undefined || r.items !== undefined)
+        if (a.action === 'second_item_change') this.swaps(where, r.swaps ?? [], order as Order, a);
+        else if (a.item_ids !== undefined || r.items !== undefined)
           this.items(where, r.items as readonly BfItemRef[] | undefined, order as Order, a.item_ids);
         if (r.wanted_product !== a.wanted_product)
           this.fail(where, `wanted product ${r.wanted_product} ≠ ${String(a.wanted_product)}`);
@@ -486,13 +549,14 @@ class TaskChecker {
 }
 
 /**
- * The users the task's constraints belong to (owners of their orders, `user_id` args; when neither exists, the
+ * The users the task's constraints belong to (a refused request about another user's order aside) (owners of their orders, `user_id` args; when neither exists, the
  * owners of their payment methods). A valid task has exactly one.
  */
 function taskUsers(sql: SqlConnection, task: BfTask): Set<string> {
   const users = new Set<string>();
   for (const c of task.cove.constraints) {
     const a = c.args;
+    if (a.action === 'other_users_order') continue;
     if (typeof a.order_id === 'string') {
       const o = sql.get('SELECT user_id FROM orders WHERE order_id = ?', a.order_id);
       users.add(o === undefined ? `<no owner of ${a.order_id}>` : s(o.user_id));
@@ -577,8 +641,11 @@ export function bruteForceViolations(
   const episode = base.fork({ semantics: task.cove.semantics ?? 'parity' });
   const fresh = base.fork({ semantics: task.cove.semantics ?? 'parity' });
   try {
-    const owners = taskUsers(episode.sql, task);
     const matched = usersMatching(base, episode.sql, fuzz.user);
+    let owners = taskUsers(episode.sql, task);
+    // a task whose only request is about another user's order: its user is whom the user description finds
+    const foreignOnly = constraints.every((c) => c.args.action === 'other_users_order');
+    if (owners.size === 0 && foreignOnly) owners = new Set(matched);
     if (owners.size !== 1) return [`${task.id}: constraints belong to ${owners.size} users [${[...owners]}]`];
     const userId = [...owners][0] as string;
     const check = new TaskChecker(episode, userId);
@@ -652,7 +719,7 @@ const itemStrategy = (ref: BfItemRef): string =>
 export function requestStrategies(r: BfRequest): string[] {
   const out: string[] = [];
   if (r.order !== undefined) out.push(orderStrategy(r.order));
-  for (const it of r.items ?? []) {
+  for (const it of [...(r.items ?? []), ...(r.swaps ?? [])]) {
     if ('replacement' in it) out.push(itemStrategy(it.item), `variant:${it.replacement.strategy}`);
     else out.push(itemStrategy(it));
   }

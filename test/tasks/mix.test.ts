@@ -75,6 +75,16 @@ describe('--mix tau2 (Retail)', () => {
     );
     const uniformShort = uniform.filter((t) => t.cove.constraints.length <= 2).length / uniform.length;
     expect(uniformShort).toBeLessThan(short - 0.15);
+    // issue 13 item 3: τ²'s tasks refuse neither a second item change nor a request about another user's order,
+    // so the tau2 mix draws neither (the uniform mix does); both describe replacements as the cheapest one
+    const actions = (ts: typeof tasks) => ts.flatMap((t) => t.cove.constraints.map((c) => c.args.action));
+    for (const action of ['second_item_change', 'other_users_order']) {
+      expect(actions(tasks)).not.toContain(action);
+      expect(actions(uniform)).toContain(action);
+    }
+    const strategies = (ts: typeof tasks) => ts.flatMap((t) => (t.cove.fuzz.strategies as string[][]).flat());
+    expect(strategies(tasks)).toContain('variant:cheapest');
+    expect(strategies(uniform)).toContain('variant:cheapest');
   }, 300_000);
 
   it('the default is unchanged: mix uniform gives the same bytes as no mix', () => {

@@ -97,6 +97,8 @@ describe('every description of 2,000+ synthesized tasks is unique (brute force)'
       'item:name+options',
       'variant:id',
       'variant:options',
+      'variant:cheapest',
+      'variant:same_as_order',
       'payment:id',
       'payment:kind',
       'payment:brand',

@@ -164,8 +164,26 @@ describe('a few hundred mixed tasks (sandbox and τ² DBs)', () => {
       try {
         const users = new Set<string>();
         const orders: string[] = [];
-        for (const c of t.cove.constraints) {
+        for (const [i, c] of t.cove.constraints.entries()) {
           const a = c.args;
+          // a refused request about another user's order names an order that is not the task user's
+          if (a.action === 'other_users_order') {
+            const owner = episode.sql.get(
+              'SELECT user_id FROM orders WHERE order_id = ?',
+              String(a.order_id),
+            );
+            expect(owner?.user_id, t.id).not.toBe(t.cove.user_id);
+            continue;
+          }
+          // a refused second item change follows an item change of the same order in the task
+          if (a.action === 'second_item_change') {
+            const earlier = t.cove.constraints.slice(0, i);
+            expect(
+              earlier.some((x) => x.kind === 'modify_pending_order_items' && x.args.order_id === a.order_id),
+              t.id,
+            ).toBe(true);
+            continue;
+          }
           if (typeof a.order_id === 'string') {
             orders.push(a.order_id);
             users.add(
@@ -259,7 +277,15 @@ describe('a few hundred mixed tasks (sandbox and τ² DBs)', () => {
     for (const t of all()) {
       const text = t.user_scenario.instructions.reason_for_call;
       if (t.cove.constraints.length > 1) {
-        preambles.add(text.split(' (1) ')[0] ?? '');
+        const [preamble, ...sentences] = text.split(/ ?\(\d+\) /);
+        preambles.add(preamble ?? '');
+        // each numbered sentence is one request, in the order of the constraints
+        sentences.forEach((sentence, i) => {
+          const kind = t.cove.constraints[i]?.kind ?? '';
+          const set = openings.get(kind) ?? new Set<string>();
+          set.add(sentence.split(' ').slice(0, 4).join(' '));
+          openings.set(kind, set);
+        });
         continue;
       }
       const kind = t.cove.constraints[0]?.kind ?? '';
@@ -276,6 +302,7 @@ describe('a few hundred mixed tasks (sandbox and τ² DBs)', () => {
 function ownerOf(t: CoveTask): string {
   const sql = sandbox.base.sql;
   for (const c of t.cove.constraints) {
+    if (c.args.action === 'other_users_order') continue;
     if (typeof c.args.user_id === 'string') return c.args.user_id;
     if (typeof c.args.order_id === 'string')
       return String(sql.get('SELECT user_id FROM orders WHERE order_id = ?', c.args.order_id)?.user_id);
@@ -307,14 +334,18 @@ describe('fuzz levels', () => {
     expect(withOrders.length).toBeGreaterThan(0);
     for (const t of withOrders)
       for (const c of t.cove.constraints)
-        if (typeof c.args.order_id === 'string')
+        if (typeof c.args.order_id === 'string' && c.args.action !== 'other_users_order')
           expect(t.user_scenario.instructions.reason_for_call).toContain(c.args.order_id);
   });
 
   it('fuzz 2 uses no id anywhere; fuzz 1 mixes ids and descriptions', () => {
     const two = draw(sandbox.base, options(52, 'mixed', 2), 60);
     for (const t of two)
-      for (const s of t.cove.references.constraints.flat()) expect(s, t.id).not.toMatch(/:id$/);
+      t.cove.references.constraints.forEach((refs, i) => {
+        // another user's order is named by its id at every level (it is not the user's, so nothing is hidden)
+        if (t.cove.constraints[i]?.args.action === 'other_users_order') expect(refs).toEqual(['order:id']);
+        else for (const s of refs) expect(s, t.id).not.toMatch(/:id$/);
+      });
     const one = draw(sandbox.base, options(53, 'mixed', 1), 60).flatMap((t) =>
       t.cove.references.constraints.flat(),
     );

@@ -228,6 +228,64 @@ describe('grounded refusals', () => {
     );
   });
 
+  it('a write on the order counts against the refusal unless another constraint of the task asks for it', async () => {
+    const delivered = refusalTask('delivered');
+    const c = delivered.cove.constraints[0] as CoveTask['cove']['constraints'][number];
+    const orderId = c.args.order_id as string;
+    const order = read('get_order_details', { order_id: orderId }) as {
+      items: { item_id: string }[];
+      payment_history: { payment_method_id: string }[];
+    };
+    const owner = read('get_user_details', { user_id: delivered.cove.user_id }) as { email: string };
+    const args = {
+      order_id: orderId,
+      item_ids: [order.items[0]?.item_id],
+      payment_method_id: order.payment_history[0]?.payment_method_id,
+    };
+    const { outcome } = await play(delivered, [
+      { call: 'find_user_id_by_email', args: { email: owner.email } },
+      { call: 'get_order_details', args: { order_id: orderId } },
+      { call: 'return_delivered_order_items', args },
+      { say: REFUSE },
+    ]);
+    // the refusal's own predicate is set aside (the order did change): only the grounding is judged here
+    const refusal = synthesis.kinds.find((k) => k.name === 'refusal') as ConstraintKind;
+    const lenient: ConstraintKind = { ...refusal, predicate: () => ({ satisfied: true, evidence: 'x' }) };
+    const verify = (t: CoveTask) => {
+      const episode = loaded.base.fork();
+      const v = verifyTrajectory({
+        synthesis: { ...synthesis, kinds: [...synthesis.kinds.filter((k) => k !== refusal), lenient] },
+        tools: retailDomain.tools,
+        task: t,
+        final: episode,
+        messages: outcome.messages,
+        toolCalls: outcome.toolCalls,
+        termination: outcome.termination,
+      });
+      episode.close();
+      return v.constraints.find((x) => x.id === c.id);
+    };
+    expect(verify(delivered)?.satisfied).toBe(false);
+    // the same trajectory when the task also asks for that return (its footprint is the order)
+    const both = structuredClone(delivered) as CoveTask & { cove: { constraints: unknown[] } };
+    both.cove.constraints = [
+      {
+        id: 'c0',
+        kind: 'return_delivered_order_items',
+        args,
+        footprint: [{ collection: 'orders', key: orderId }],
+      },
+      c,
+    ];
+    expect(verify(both)?.satisfied).toBe(true);
+    // a write the other constraint's kind does not make still counts
+    both.cove.constraints = [
+      { id: 'c0', kind: 'cancel_pending_order', args, footprint: [{ collection: 'orders', key: orderId }] },
+      c,
+    ];
+    expect(verify(both)?.evidence).toMatch(/call_3 return_delivered_order_items changed/);
+  });
+
   it('a refusal kind of any domain that declares no grounding never holds', async () => {
     const bare: ConstraintKind = {
       name: 'refusal',

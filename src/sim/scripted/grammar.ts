@@ -17,25 +17,37 @@ export function expand(rng: Rng, template: string, slots: Slots = {}): string {
   let out = '';
   let i = 0;
   while (i < template.length) {
-    const c = template[i] as string;
-    if (c === '[') {
-      const end = closing(template, i);
-      const branches = split(template.slice(i + 1, end));
+    const next = nextSpecial(template, i);
+    // literal text up to the next group or slot is copied in one piece
+    if (next > i) out += template.slice(i, next);
+    if (next === template.length) break;
+    if (template.charCodeAt(next) === OPEN_GROUP) {
+      const end = closing(template, next);
+      const branches = split(template.slice(next + 1, end));
       out += expand(rng, rng.pick(branches), slots);
       i = end + 1;
-    } else if (c === '{') {
-      const end = template.indexOf('}', i);
-      const name = template.slice(i + 1, end);
+    } else {
+      const end = template.indexOf('}', next);
+      const name = template.slice(next + 1, end);
       const value = slots[name];
       if (value === undefined) throw new Error(`template slot {${name}} has no value: ${template}`);
       out += value;
       i = end + 1;
-    } else {
-      out += c;
-      i++;
     }
   }
   return out;
+}
+
+const OPEN_GROUP = 91; // '['
+const OPEN_SLOT = 123; // '{'
+
+/** The index of the next `[` or `{` at or after `from` (the text's length when there is none). */
+function nextSpecial(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_GROUP || c === OPEN_SLOT) return i;
+  }
+  return text.length;
 }
 
 function closing(text: string, open: number): number {
@@ -70,13 +82,17 @@ export function say(rng: Rng, templates: readonly string[], slots: Slots = {}): 
 
 /** Collapses doubled spaces and spaces before punctuation left by empty branches; capitalises the start. */
 export function tidy(text: string): string {
-  const t = text
-    .replace(/ {2,}/g, ' ')
-    .replace(/ ([,.?!])/g, '$1')
-    .replace(/([.?!]),/g, '$1')
-    .trim();
+  // each rewrite only when its pattern occurs (most expansions need none of them)
+  let t = text;
+  if (t.includes('  ')) t = t.replace(/ {2,}/g, ' ');
+  if (SPACE_BEFORE_PUNCT.test(t)) t = t.replace(/ ([,.?!])/g, '$1');
+  if (COMMA_AFTER_STOP.test(t)) t = t.replace(/([.?!]),/g, '$1');
+  t = t.trim();
   return t.length === 0 ? t : `${t[0]?.toUpperCase()}${t.slice(1)}`;
 }
+
+const SPACE_BEFORE_PUNCT = / [,.?!]/;
+const COMMA_AFTER_STOP = /[.?!],/;
 
 /** The last sentence of `text` that ends with a question mark (what a reply should answer), lower-cased. */
 export function lastQuestion(text: string): string {

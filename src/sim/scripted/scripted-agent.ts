@@ -17,12 +17,15 @@ export abstract class ScriptedAgent<Lookup> implements Agent {
   #seen = 0;
   #calls = 0;
   #pending: { id: string; lookup: Lookup } | undefined;
+  /** {@link said} per start index, for the texts so far (cleared when a customer text arrives). */
+  readonly #saidFrom = new Map<number, string>();
 
   async respond(messages: readonly ChatMessage[]): Promise<AgentTurn> {
     let userSpoke = false;
     for (const m of messages.slice(this.#seen)) {
       if (m.role === 'user') {
         this.userTexts.push(m.content);
+        this.#saidFrom.clear();
         userSpoke = true;
       } else if (m.role === 'tool' && m.tool_call_id === this.#pending?.id) {
         const lookup = this.#pending.lookup;
@@ -63,7 +66,12 @@ export abstract class ScriptedAgent<Lookup> implements Agent {
 
   /** The customer's texts from index `from` on, joined and lower-cased. */
   protected said(from = 0): string {
-    return this.userTexts.slice(from).join('\n').toLowerCase();
+    let text = this.#saidFrom.get(from);
+    if (text === undefined) {
+      text = this.userTexts.slice(from).join('\n').toLowerCase();
+      this.#saidFrom.set(from, text);
+    }
+    return text;
   }
 
   /** The customer's last text, lower-cased. */

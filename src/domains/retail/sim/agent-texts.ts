@@ -2,6 +2,7 @@ import type { Rng } from '../../../core/rng.js';
 import { say } from '../../../sim/scripted/grammar.js';
 import { moneyText } from '../../../tasks/communicate.js';
 import { addressText } from '../synthesis/phrases.js';
+import type { VariantRef } from '../synthesis/references.js';
 import type { AddressView, OrderItemView, OrderView, PaymentMethodView } from '../synthesis/views.js';
 
 /**
@@ -192,19 +193,32 @@ export function askWhichItem(rng: Rng, name: string, variants: readonly string[]
   ]);
 }
 
+/**
+ * The swaps of a proposal, old item → new variant with its price. `notes[i]`: how the customer described the
+ * i-th replacement when the options alone do not say it ("the cheapest available with color blue").
+ */
 export function swapLines(
   said: string,
   pairs: readonly [
     OrderItemView,
     { item_id: string; options: Readonly<Record<string, string>>; price: number },
   ][],
+  notes: readonly (string | undefined)[] = [],
 ): string {
   return pairs
-    .map(
-      ([old, neu]) =>
-        `${itemDescription(said, old)} → the ${old.name.toLowerCase()} with ${optionText(neu.options)} (${said.includes(neu.item_id) ? `item ${neu.item_id}, ` : ''}${dollars(neu.price)})`,
-    )
+    .map(([old, neu], i) => {
+      const note = notes[i] === undefined ? '' : `${notes[i]}, `;
+      return `${itemDescription(said, old)} → the ${old.name.toLowerCase()} with ${optionText(neu.options)} (${note}${said.includes(neu.item_id) ? `item ${neu.item_id}, ` : ''}${dollars(neu.price)})`;
+    })
     .join('; ');
+}
+
+/** How the agent names a replacement the customer described by price or by another order (else undefined). */
+export function replacementNote(ref: VariantRef): string | undefined {
+  if (ref.strategy === 'cheapest') return `the cheapest available with ${optionText(ref.options)}`;
+  if (ref.strategy === 'same_as_order')
+    return `the same one as in your other order${ref.with_product === undefined ? '' : ` with the ${ref.with_product.toLowerCase()}`}`;
+  return undefined;
 }
 
 export function differenceText(rng: Rng, diff: number, method: string): string {

@@ -34,10 +34,25 @@ export function itemMentioned(text: string, ref: ItemRef): boolean {
   return mentions(text, ref.product_name) && options.every((v) => mentions(text, v));
 }
 
+/**
+ * Whether a text names a replacement: its id, its options, "cheapest" and the options asked for, or "same" and
+ * "other order" (and the other order's product when the reference names one).
+ */
 export function replacementMentioned(text: string, ref: VariantRef): boolean {
-  return ref.strategy === 'id'
-    ? mentions(text, ref.item_id)
-    : Object.values(ref.options).every((v) => mentions(text, v));
+  switch (ref.strategy) {
+    case 'id':
+      return mentions(text, ref.item_id);
+    case 'options':
+      return Object.values(ref.options).every((v) => mentions(text, v));
+    case 'cheapest':
+      return mentions(text, 'cheapest') && Object.values(ref.options).every((v) => mentions(text, v));
+    case 'same_as_order':
+      return (
+        mentions(text, 'same') &&
+        mentions(text, 'other order') &&
+        (ref.with_product === undefined || mentions(text, ref.with_product))
+      );
+  }
 }
 
 /** The words by which a text names a payment reference (lower-cased). */
@@ -120,6 +135,9 @@ const INTENTS: Record<string, RegExp> = {
   modify_address: /\b(address|send)\b/,
   exchange_other_product: /\bexchange\b/,
   refund_other_method: /\b(return|refund)\b/,
+  second_item_change: /\b(change|swap|switch|modify)\b/,
+  'other_users_order:cancel': /\bcancel\b/,
+  'other_users_order:status': /\bstatus\b/,
 };
 
 /** The intent word pattern of a request. */
@@ -128,7 +146,9 @@ export function intentOf(request: RetailRequest): RegExp {
     request.kind === 'information'
       ? request.topic
       : request.kind === 'refusal'
-        ? request.action
+        ? request.action === 'other_users_order'
+          ? `${request.action}:${request.about}`
+          : request.action
         : request.kind;
   return INTENTS[key] as RegExp;
 }

@@ -21,11 +21,12 @@ import {
   howCanIHelp,
   identityFailed,
   identityNotFound,
+  replacementNote,
   sideAnswer,
   TRANSFER_TEXT,
 } from './agent-texts.js';
 import { intentOf, orderMentioned, requestStated } from './mentions.js';
-import { productToRead, slotStep } from './oracle-slots.js';
+import { foreignOrder, productToRead, refusalScope, sameAsOtherOrder, slotStep } from './oracle-slots.js';
 import {
   confirmationText,
   infoText,
@@ -87,6 +88,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   #sideAnswered = -1;
   #refused = false;
   #transferred = false;
+  #read: UserState | undefined;
 
   constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
     super();
@@ -96,6 +98,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   }
 
   protected ingest(lookup: Lookup, content: string): void {
+    this.#read = undefined;
     if (content.startsWith('Error')) {
       if (lookup.kind === 'find') this.#findFailed = true;
       return;
@@ -136,10 +139,11 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     }
   }
 
+  /** What the agent has read, as a state to resolve in (rebuilt after each tool result). */
   #state(): UserState | undefined {
     const user = this.#user;
     if (user === undefined) return undefined;
-    return {
+    this.#read ??= {
       user,
       orders: user.orders.flatMap((id) => {
         const o = this.#orders.get(id);
@@ -147,6 +151,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
       }),
       product: (id) => this.#products.get(id),
     };
+    return this.#read;
   }
 
   /** The lookup for the identity the customer gave last, when it has not been tried yet. */
@@ -215,7 +220,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
       if (asksForHuman(lastText))
         return this.call({ kind: 'transfer' }, 'transfer_to_human_agents', {
           summary:
-            'The customer asks for an exception to the policy for an order whose status does not allow the request, and wants to speak to a human agent.',
+            'The customer asks for an exception to the policy after a request the policy does not allow was declined, and wants to speak to a human agent.',
         });
       if (isPushBack(lastText)) return this.say(`${refusalAgain(this.#rng)} ${anythingElse(this.#rng)}`);
     }
@@ -301,14 +306,17 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     const product = productToRead(effective, state);
     if (product !== undefined)
       return this.call({ kind: 'product', key: product }, 'get_product_details', { product_id: product });
-    const resolution = resolveRequest(effective, state);
-    if ('error' in resolution)
-      return this.#next(`I am sorry, I could not identify what you described (${resolution.error}).`);
+    const resolution = resolveRequest(refusalScope(effective), state);
+    const foreign = foreignOrder(effective, this.#orders, this.#userId);
+    if ('error' in resolution || foreign === null) {
+      const why = 'error' in resolution ? resolution.error : 'the order is the customer’s own';
+      return this.#next(`I am sorry, I could not identify what you described (${why}).`);
+    }
     const args = resolution.args;
     const everything = this.said();
     if (request.kind === 'information') return this.#next(infoText(this.#rng, args, state, everything));
     if (request.kind === 'refusal') {
-      const text = refusalText(this.#rng, args, state, everything);
+      const text = refusalText(this.#rng, args, state, everything, foreign);
       const out = this.#next(text);
       this.#refused = true;
       return out;
@@ -318,7 +326,13 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     if (extra !== undefined) return extra;
     this.#proposal = call;
     this.#phase = 'confirm';
-    return this.say(confirmationText(this.#rng, call, state, everything, this.#total));
+    const notes =
+      'items' in effective &&
+      effective.kind !== 'return_delivered_order_items' &&
+      effective.kind !== 'refusal'
+        ? effective.items.map((s) => replacementNote(s.replacement))
+        : [];
+    return this.say(confirmationText(this.#rng, call, state, everything, this.#total, notes));
   }
 
   /** `calculate` for a total over several items, and now and then `get_item_details` on a new item. */
@@ -360,8 +374,10 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
       return this.call({ kind: 'user' }, 'get_user_details', { user_id: user.user_id });
     }
     const needsAllOrders =
-      (request.kind === 'modify_pending_order_address' || request.kind === 'modify_user_address') &&
-      request.address.strategy === 'order_city';
+      ((request.kind === 'modify_pending_order_address' || request.kind === 'modify_user_address') &&
+        request.address.strategy === 'order_city') ||
+      // "the same one as in my other order": look through the customer's other orders once they say so
+      (sameAsOtherOrder(request) && this.said(this.window).includes('other order'));
     if (needsAllOrders && unread.length > 0) return this.#readOrder(unread[0] as string);
     if ('order' in request) {
       const ref = request.order;

@@ -198,3 +198,35 @@ export function productToRead(request: RetailRequest, state: UserState): string 
   }
   return undefined;
 }
+
+/** Whether a request asks for a replacement "the same one as in my other order". */
+export function sameAsOtherOrder(request: RetailRequest): boolean {
+  return (
+    (request.kind === 'modify_pending_order_items' || request.kind === 'exchange_delivered_order_items') &&
+    request.items.some((s) => s.replacement.strategy === 'same_as_order')
+  );
+}
+
+/**
+ * What the oracle resolves of a request: a refused second item change needs only the order and its items (the
+ * order's status already rules the change out; the replacement is never looked up).
+ */
+export function refusalScope(request: RetailRequest): RetailRequest {
+  if (request.kind !== 'refusal' || request.swaps === undefined) return request;
+  const { swaps, ...rest } = request;
+  return { ...rest, items: swaps.map((s) => s.item) };
+}
+
+/**
+ * For a request about another user's order: that order as the agent read it by its id, once its `user_id` shows
+ * it is not the customer's (`null` when it is theirs or not read); `undefined` for every other request.
+ */
+export function foreignOrder(
+  request: RetailRequest,
+  read: ReadonlyMap<string, OrderView>,
+  userId: string | undefined,
+): OrderView | null | undefined {
+  if (request.kind !== 'refusal' || request.action !== 'other_users_order') return undefined;
+  const order = read.get(request.order.strategy === 'id' ? request.order.order_id : '');
+  return order !== undefined && order.user_id !== userId ? order : null;
+}

@@ -101,6 +101,7 @@ export function confirmationText(
   state: UserState,
   said: string,
   total?: number,
+  notes: readonly (string | undefined)[] = [],
 ): string {
   const a = call.arguments;
   switch (call.name) {
@@ -141,7 +142,7 @@ export function confirmationText(
         `This can be done only once for this order, so please make sure these are all the items you want to ${verb}.`,
         `Note that an order can only be ${verb === 'exchange' ? 'exchanged' : 'changed'} once, so [please check|make sure] nothing else needs to ${verb === 'exchange' ? 'go in the exchange' : 'change'}.`,
       ]);
-      return `${lead} ${swapLines(said, pairs)}. ${differenceText(rng, total ?? diff, method(said, state, a.payment_method_id, o))} ${once} ${ask(rng)}`;
+      return `${lead} ${swapLines(said, pairs, notes)}. ${differenceText(rng, total ?? diff, method(said, state, a.payment_method_id, o))} ${once} ${ask(rng)}`;
     }
     case 'modify_user_address':
       return say(rng, [
@@ -232,12 +233,37 @@ export function infoText(rng: Rng, args: Args, state: UserState, said: string): 
   ]);
 }
 
-/** A polite refusal of a request the policy forbids, with the reason. */
-export function refusalText(rng: Rng, args: Args, state: UserState, said: string): string {
-  const o = orderOf(state, args.order_id);
+/**
+ * A polite refusal of a request the policy forbids, with the reason. `foreign`: the order the customer named
+ * when it belongs to another user (read by its id; nothing of it is told but that it is not theirs).
+ */
+export function refusalText(
+  rng: Rng,
+  args: Args,
+  state: UserState,
+  said: string,
+  foreign?: OrderView,
+): string {
   const sorry = say(rng, ["I'm sorry, but", 'Unfortunately,', 'I am afraid', "Sorry, I can't do that:"]);
+  if (args.action === 'other_users_order') {
+    const id = foreign?.order_id ?? String(args.order_id);
+    const what = args.about === 'cancel' ? 'cancel it' : 'share its status or details';
+    return say(rng, [
+      `${sorry} order ${id} is not on your account. I can only help with orders placed from your own account, so I cannot ${what}.`,
+      `${sorry} order ${id} belongs to a different account, and I can only discuss or change orders of the account holder I am speaking with, so I cannot ${what}. [The person who placed it can contact us directly.|]`,
+    ]);
+  }
+  const o = orderOf(state, args.order_id);
   const it = orderSummary(said, o);
   switch (args.action) {
+    case 'second_item_change': {
+      const item = o.items.find((x) => x.item_id === (args.item_ids as string[] | undefined)?.[0]);
+      const name = item === undefined ? 'another item' : `the ${item.name.toLowerCase()}`;
+      return say(rng, [
+        `${sorry} the items of ${it} have already been changed once (its status is now "${o.status}"), and an order's items can only be changed once, so I cannot change ${name} as well.`,
+        `${sorry} ${it} already had its items modified, which can only be done once per order; its status is "${o.status}", so ${name} cannot be changed now.`,
+      ]);
+    }
     case 'cancel':
       return `${sorry} ${it} is ${o.status}, and only pending orders can be cancelled.`;
     case 'return':

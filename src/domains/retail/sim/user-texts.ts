@@ -197,6 +197,39 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
             ],
             { ...s, refund: r.refund_to === undefined ? '' : paymentText(r.refund_to, rng) },
           );
+        case 'second_item_change':
+          return say(
+            rng,
+            [
+              '[Oh, |Actually, |Hmm, ]I [also|just remembered I also] want to change {swaps} in {order}[ too|].',
+              'One more change to {order}: can you [also |]swap {swaps}?',
+              'Can I also change {swaps} in {order}? I forgot to [mention|ask about] it.',
+            ],
+            {
+              ...s,
+              swaps: listText(
+                (r.swaps ?? []).map((x) => `${itemText(x.item, rng)} for ${variantText(x.replacement, rng)}`),
+              ),
+            },
+          );
+        case 'other_users_order':
+          return r.about === 'cancel'
+            ? say(
+                rng,
+                [
+                  '[Please|Could you] cancel {order}? [My partner|My sister|My roommate] placed it[ from their account|] and asked me to [sort it out|cancel it].',
+                  'I need to cancel {order}. [It was ordered by my partner|My brother ordered it], but I am handling it for [them|him].',
+                ],
+                s,
+              )
+            : say(
+                rng,
+                [
+                  '[Can you|Could you] [tell me|check] the status of {order}? [My sister|A friend|My partner] placed it[ for me|].',
+                  "What's the status of {order}? [It's my partner's order|My brother placed it], [but|and] I am [waiting for it|keeping track of it].",
+                ],
+                s,
+              );
       }
     }
   }

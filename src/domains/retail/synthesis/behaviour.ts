@@ -206,10 +206,13 @@ export function drawRetailBehaviour(rng: Rng, inputs: BehaviourInputs): Behaviou
       request: rng.int(0, requests.length - 1),
       topic: rng.pick(['products', 'refund_time', 'products']),
     });
-  // the second request is then stated in full, so it carries no partial or ambiguous opening of its own
-  const plainSecond = ![...knowledge, ...events].some(
-    (e) => e.request === 1 && (e.kind === 'partial_info' || e.kind === 'ambiguous_reference'),
-  );
+  // the second request is then stated in full, so it carries no partial or ambiguous opening of its own; a
+  // second item change is asked for only after the first one is made (asked together, both belong in one call)
+  const second = requests[1];
+  const plainSecond =
+    ![...knowledge, ...events].some(
+      (e) => e.request === 1 && (e.kind === 'partial_info' || e.kind === 'ambiguous_reference'),
+    ) && !(second?.kind === 'refusal' && second.action === 'second_item_change');
   if (requests.length >= 2 && plainSecond && rng.chance(0.4))
     events.push({ kind: 'two_requests', request: 0 });
   return { persona, knowledge, events };

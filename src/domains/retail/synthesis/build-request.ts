@@ -9,7 +9,8 @@ import {
   type UserState,
 } from './fuzzify.js';
 import type { ItemRef } from './references.js';
-import type { ItemSwap, RefusedAction, RetailRequest } from './requests.js';
+import type { ForeignAsk, ItemSwap, RefusedAction, RetailRequest } from './requests.js';
+import { resolveRequest } from './resolve.js';
 import type { AddressView, OrderItemView, OrderView } from './views.js';
 
 /**
@@ -23,6 +24,7 @@ export function buildRequest(
   state: UserState,
 ): RetailRequest | undefined {
   const a = draft.args;
+  if (a.action === 'other_users_order') return foreignRequest(context, draft);
   const order =
     draft.orderId === undefined ? undefined : state.orders.find((o) => o.order_id === draft.orderId);
   const orderRef = order === undefined ? undefined : describeOrder(context, order);
@@ -71,6 +73,19 @@ export function buildRequest(
     }
     case 'refusal': {
       if (order === undefined || orderRef === undefined) return undefined;
+      if (a.action === 'second_item_change') {
+        const swaps = describeSwaps(
+          context,
+          state,
+          order,
+          a.item_ids as string[],
+          a.new_item_ids as string[],
+        );
+        if (swaps === undefined) return undefined;
+        const r: RetailRequest = { kind: 'refusal', action: 'second_item_change', order: orderRef, swaps };
+        // the order's items changed since the task began: the descriptions must hold before and after
+        return resolvesInEveryState(context, r, draft) ? r : undefined;
+      }
       const items =
         a.item_ids === undefined ? undefined : describeItems(context, order, a.item_ids as string[]);
       if (a.item_ids !== undefined && items === undefined) return undefined;
@@ -89,6 +104,28 @@ export function buildRequest(
     default:
       return undefined;
   }
+}
+
+/** A request about another user's order: the user names it by its id (not hidden: it is not theirs). */
+function foreignRequest(context: FuzzContext, draft: Draft): RetailRequest {
+  context.note('order', 'id');
+  return {
+    kind: 'refusal',
+    action: 'other_users_order',
+    order: { strategy: 'id', order_id: draft.args.order_id as string },
+    about: draft.args.about as ForeignAsk,
+  };
+}
+
+/** Whether `request` resolves to exactly the draft's arguments in every state of the context. */
+function resolvesInEveryState(context: FuzzContext, request: RetailRequest, draft: Draft): boolean {
+  return context.states.every((state) => {
+    const r = resolveRequest(request, state);
+    return (
+      'args' in r &&
+      Object.entries(draft.args).every(([k, v]) => JSON.stringify(r.args[k]) === JSON.stringify(v))
+    );
+  });
 }
 
 function findItem(order: OrderView, itemId: string): OrderItemView | undefined {
@@ -123,7 +160,7 @@ function describeSwaps(
     const product = item === undefined ? undefined : state.product(item.product_id);
     if (item === undefined || product === undefined) return undefined;
     const ref = describeItem(context, order, item);
-    const replacement = describeVariant(context, item, newIds[i] as string, product);
+    const replacement = describeVariant(context, item, newIds[i] as string, product, order.order_id);
     if (ref === undefined || replacement === undefined) return undefined;
     swaps.push({ item: ref, replacement });
   }

@@ -62,7 +62,10 @@ function alternatives(state: UserState, item: OrderItemView): { item_id: string;
   return Object.values(product.variants).filter((v) => v.available && v.item_id !== item.item_id);
 }
 
-/** Picks 1–3 items of an order that have replacements, and a replacement for each. */
+/**
+ * Picks 1–3 items of an order that have replacements, and a replacement for each: half the time, when there is
+ * one, a variant the user has in another order (so "the same one as in my other order" can describe it).
+ */
 function drawSwaps(
   rng: Rng,
   state: UserState,
@@ -73,11 +76,16 @@ function drawSwaps(
     .filter(({ it }) => alternatives(state, it).length > 0);
   if (positions.length === 0) return undefined;
   const chosen = rng.sample(positions, rng.int(1, Math.min(3, positions.length)));
+  const elsewhere = new Set(
+    state.orders.filter((o) => o.order_id !== order.order_id).flatMap((o) => o.items.map((it) => it.item_id)),
+  );
   let diff = 0;
   const oldIds: string[] = [];
   const newIds: string[] = [];
   for (const { it } of chosen) {
-    const v = rng.pick(alternatives(state, it));
+    const options = alternatives(state, it);
+    const owned = options.filter((v) => elsewhere.has(v.item_id));
+    const v = rng.pick(owned.length > 0 && rng.chance(0.5) ? owned : options);
     oldIds.push(it.item_id);
     newIds.push(v.item_id);
     diff += v.price - it.price;
@@ -110,7 +118,14 @@ function targetAddress(rng: Rng, state: UserState, current: AddressView): Addres
   return known.length > 0 && rng.chance(0.7) ? rng.pick(known) : newAddress(rng);
 }
 
-type DrawFn = (rng: Rng, state: UserState, used: ReadonlySet<string>) => Draft | undefined;
+/** What a draw may look at besides the user: the task's drafts so far, and orders of other users. */
+export interface DrawScope {
+  readonly drafts: readonly Draft[];
+  /** Ids of orders that belong to other users (in the DB's order). */
+  otherUsersOrders(): readonly string[];
+}
+
+type DrawFn = (rng: Rng, state: UserState, used: ReadonlySet<string>, scope: DrawScope) => Draft | undefined;
 
 /** An items swap (modify a pending order, exchange a delivered one): items, replacements and a payer. */
 function drawSwapDraft(
@@ -151,7 +166,10 @@ function forbiddenRefundMethods(state: UserState, order: OrderView): PaymentMeth
   return methods(state).filter((m) => m.source !== 'gift_card' && m.id !== original);
 }
 
-const REFUSALS: Record<RefusedAction, (o: OrderView, state: UserState) => boolean> = {
+/** The refused actions of the `refusal` draw (the two others have draws of their own). */
+type OrderRefusal = Exclude<RefusedAction, 'second_item_change' | 'other_users_order'>;
+
+const REFUSALS: Record<OrderRefusal, (o: OrderView, state: UserState) => boolean> = {
   cancel: (o) => o.status === 'processed' || o.status === 'delivered',
   // not yet delivered, and no other action would serve the user instead
   return: (o) => o.status === 'processed',
@@ -248,9 +266,53 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
       args: { topic: 'order_total', order_id: o.order_id, value: amount },
     };
   },
+  /**
+   * After an item change of a pending order drawn earlier in the task, a further change of another item of the
+   * same order: the policy lets an order's items change once, so the agent must refuse it.
+   */
+  second_item_change(rng, state, _used, scope) {
+    const refused = new Set(
+      scope.drafts.filter((d) => d.args.action === 'second_item_change').map((d) => d.orderId),
+    );
+    const firsts = scope.drafts.filter(
+      (d) => d.kind === 'modify_pending_order_items' && !refused.has(d.orderId),
+    );
+    if (firsts.length === 0) return undefined;
+    const first = rng.pick(firsts);
+    const o = state.orders.find((x) => x.order_id === first.orderId);
+    if (o === undefined) return undefined;
+    const touched = new Set([...(first.args.item_ids as string[]), ...(first.args.new_item_ids as string[])]);
+    const items = o.items.filter((it) => !touched.has(it.item_id) && alternatives(state, it).length > 0);
+    if (items.length === 0) return undefined;
+    const item = rng.pick(items);
+    const replacement = rng.pick(alternatives(state, item));
+    return {
+      kind: 'refusal',
+      orderId: o.order_id,
+      args: {
+        action: 'second_item_change',
+        order_id: o.order_id,
+        item_ids: [item.item_id],
+        new_item_ids: [replacement.item_id],
+      },
+    };
+  },
+  /** A question about, or a cancellation of, an order of another user, named by its id. */
+  other_users_order(rng, state, used, scope) {
+    if (used.has('other-users-order')) return undefined;
+    const own = new Set(state.user.orders);
+    const ids = scope.otherUsersOrders().filter((id) => !own.has(id) && !used.has(id));
+    if (ids.length === 0) return undefined;
+    const id = rng.pick(ids);
+    return {
+      kind: 'refusal',
+      orderId: id,
+      args: { action: 'other_users_order', order_id: id, about: rng.pick(['status', 'cancel']) },
+    };
+  },
   refusal(rng, state, used) {
-    const eligible = (a: RefusedAction) => ordersWith(state, used, (o) => REFUSALS[a](o, state));
-    const actions = (Object.keys(REFUSALS) as RefusedAction[]).filter((a) => eligible(a).length > 0);
+    const eligible = (a: OrderRefusal) => ordersWith(state, used, (o) => REFUSALS[a](o, state));
+    const actions = (Object.keys(REFUSALS) as OrderRefusal[]).filter((a) => eligible(a).length > 0);
     if (actions.length === 0) return undefined;
     const action = rng.pick(actions);
     const o = rng.pick(eligible(action));

@@ -7,14 +7,19 @@ import { moneyText } from '../../../tasks/communicate.js';
 import type { DrawRequest, TaskDraft } from '../../../tasks/synthesis.js';
 import { drawRetailBehaviour } from './behaviour.js';
 import { buildRequest } from './build-request.js';
-import { CANDIDATE_DRAWS, type Draft } from './candidates.js';
+import { CANDIDATE_DRAWS, type Draft, type DrawScope } from './candidates.js';
 import { describeUser, FuzzContext, type UserState } from './fuzzify.js';
 import { RETAIL_CONSTRAINT_KINDS } from './kinds.js';
 import type { RetailFuzz, RetailRequest } from './requests.js';
 import { scenarioInstructions } from './scenario.js';
 import { type ProductView, type UserView, ViewReader } from './views.js';
 
-/** Relative weight of each kind when a slot is filled (information and refusal are rarer). */
+/**
+ * Relative weight of each draw when a slot is filled (information and refusals are rarer). The keys are the
+ * draws of `CANDIDATE_DRAWS`: one per constraint kind, plus two that make `refusal` constraints of their own —
+ * `second_item_change` (drawable only after an item change in the same task, hence its higher weight) and
+ * `other_users_order`.
+ */
 const KIND_WEIGHTS: Record<string, number> = {
   cancel_pending_order: 1,
   modify_pending_order_address: 1,
@@ -25,6 +30,8 @@ const KIND_WEIGHTS: Record<string, number> = {
   exchange_delivered_order_items: 1,
   information: 0.35,
   refusal: 0.6,
+  second_item_change: 1,
+  other_users_order: 0.15,
 };
 
 /** The user's view of a state, with products read on demand and remembered. */
@@ -64,37 +71,76 @@ function usersFor(base: EnvironmentBase, k: number): string[] {
   return (enough.length > 0 ? enough : list).map((u) => u.id);
 }
 
+const orderOwners = new WeakMap<EnvironmentBase, { id: string; user: string }[]>();
+
+/** Every order with its owner, in the DB's order (read once per base). */
+function ordersWithOwners(base: EnvironmentBase): { id: string; user: string }[] {
+  let list = orderOwners.get(base);
+  if (list === undefined) {
+    list = base.sql
+      .all('SELECT order_id, user_id FROM orders ORDER BY pos')
+      .map((r) => ({ id: String(r.order_id), user: String(r.user_id) }));
+    orderOwners.set(base, list);
+  }
+  return list;
+}
+
+/** Draws made only when a slot picks them first, never as the stand-in for a kind that found nothing. */
+const FIRST_CHOICE_ONLY = new Set(['other_users_order']);
+
 function drawConstraints(
   rng: Rng,
+  base: EnvironmentBase,
   state: UserState,
   k: number,
   weights: Readonly<Record<string, number>>,
 ): Draft[] | undefined {
   const used = new Set<string>();
   const drafts: Draft[] = [];
+  const scope: DrawScope = {
+    drafts,
+    otherUsersOrders: () =>
+      ordersWithOwners(base)
+        .filter((o) => o.user !== state.user.user_id)
+        .map((o) => o.id),
+  };
   for (let slot = 0; slot < k; slot++) {
     const kinds = Object.keys(weights).filter((x) => (weights[x] ?? 0) > 0);
     let draft: Draft | undefined;
-    const remaining = [...kinds];
+    let remaining = [...kinds];
     while (draft === undefined && remaining.length > 0) {
       const kind = rng.weighted(
         remaining,
         remaining.map((x) => weights[x] ?? 1),
       );
       remaining.splice(remaining.indexOf(kind), 1);
-      draft = CANDIDATE_DRAWS[kind]?.(rng, state, used);
+      draft = CANDIDATE_DRAWS[kind]?.(rng, state, used, scope);
+      // a draw that always finds something would otherwise stand in for every kind the user cannot carry
+      remaining = remaining.filter((x) => !FIRST_CHOICE_ONLY.has(x));
     }
     if (draft === undefined) return undefined;
     if (draft.orderId !== undefined) used.add(draft.orderId);
     if (draft.kind === 'modify_user_address') used.add('user-address');
     if (draft.kind === 'information' && draft.args.topic === 'gift_card_balance') used.add('info-gift-card');
+    if (draft.args.action === 'other_users_order') used.add('other-users-order');
     drafts.push(draft);
   }
   return drafts;
 }
 
-/** Users as the email / name+zip lookups see them (for the uniqueness of the user reference). */
-function allUserViews(base: EnvironmentBase): UserView[] {
+const userViews = new WeakMap<EnvironmentBase, readonly UserView[]>();
+
+/** Users as the email / name+zip lookups see them (for the uniqueness of the user reference); read once per base. */
+function allUserViews(base: EnvironmentBase): readonly UserView[] {
+  let views = userViews.get(base);
+  if (views === undefined) {
+    views = readUserViews(base);
+    userViews.set(base, views);
+  }
+  return views;
+}
+
+function readUserViews(base: EnvironmentBase): UserView[] {
   return base.sql.all('SELECT user_id, first_name, last_name, zip, email FROM users').map((r) => ({
     user_id: String(r.user_id),
     name: { first_name: String(r.first_name), last_name: String(r.last_name) },
@@ -125,6 +171,7 @@ export function drawRetailTask(
     if (initial === undefined) return { rejected: 'user not readable' };
     const drafts = drawConstraints(
       rng.child('constraints'),
+      base,
       initial,
       request.k,
       request.kindWeights ?? KIND_WEIGHTS,

@@ -13,7 +13,7 @@ import {
   type UserRef,
   type VariantRef,
 } from './references.js';
-import type { AddressView, OrderItemView, OrderView, ProductView, UserView } from './views.js';
+import type { AddressView, OrderItemView, OrderView, ProductView, UserView, VariantView } from './views.js';
 import { sameAddress } from './views.js';
 
 /**
@@ -171,12 +171,18 @@ export function describeItem(
   return undefined;
 }
 
-/** Describes a replacement variant by the options that change relative to the old item. */
+/**
+ * Describes a replacement variant: by the options that change relative to the old item, or now and then (when
+ * unique) as the cheapest available variant with one or two of its options, or as the same variant the user got
+ * in another order (issue 13: requests the agent resolves with the product's or the other order's details).
+ * `orderId`: the order the old item is in.
+ */
 export function describeVariant(
   context: FuzzContext,
   oldItem: OrderItemView,
   newItemId: string,
   product: ProductView,
+  orderId: string,
 ): VariantRef | undefined {
   if (!context.fuzzy()) {
     context.note('variant', 'id');
@@ -184,14 +190,66 @@ export function describeVariant(
   }
   const target = product.variants[newItemId];
   if (target === undefined) return undefined;
+  const unique = (ref: VariantRef) =>
+    context.states.every((s) => {
+      const hits = matchVariants(ref, oldItem, product, { orders: s.orders, orderId });
+      return hits.length === 1 && hits[0]?.item_id === newItemId;
+    });
   const changed = Object.fromEntries(
     Object.entries(target.options).filter(([k, v]) => oldItem.options[k] !== v),
   );
-  const ref: VariantRef = { strategy: 'options', product_name: product.name, options: changed };
-  const hits = matchVariants(ref, oldItem, product);
-  if (hits.length !== 1 || hits[0]?.item_id !== newItemId) return undefined;
-  context.note('variant', 'options', newItemId);
+  const byOptions: VariantRef = { strategy: 'options', product_name: product.name, options: changed };
+  const plain = unique(byOptions) ? byOptions : undefined;
+  const same = sameAsOrderRef(context, product, unique);
+  const cheapest = cheapestRef(context, target, product, unique);
+  // a variant from another order is rare (the draw picks one half the time when the user has one), so it is
+  // described that way more often than the cheapest one
+  const ref =
+    same !== undefined && context.rng.chance(0.6)
+      ? same
+      : cheapest !== undefined && (plain === undefined || context.rng.chance(0.2))
+        ? cheapest
+        : (plain ?? same ?? cheapest);
+  if (ref === undefined) return undefined;
+  context.note('variant', ref.strategy, newItemId);
   return ref;
+}
+
+/** "The cheapest available one with <options>": the fewest of the target's options that make it unique. */
+function cheapestRef(
+  context: FuzzContext,
+  target: VariantView,
+  product: ProductView,
+  unique: (ref: VariantRef) => boolean,
+): VariantRef | undefined {
+  const keys = Object.keys(target.options);
+  for (let size = 1; size <= Math.min(2, keys.length); size++) {
+    for (const subset of context.rng.shuffle(subsets(keys, size))) {
+      const options = Object.fromEntries(subset.map((k) => [k, target.options[k] as string]));
+      const ref: VariantRef = { strategy: 'cheapest', product_name: product.name, options };
+      if (unique(ref)) return ref;
+    }
+  }
+  return undefined;
+}
+
+/** "The same one as in my other order", narrowed to "my order with the <product>" when needed. */
+function sameAsOrderRef(
+  context: FuzzContext,
+  product: ProductView,
+  unique: (ref: VariantRef) => boolean,
+): VariantRef | undefined {
+  const plain: VariantRef = { strategy: 'same_as_order', product_name: product.name };
+  if (unique(plain)) return plain;
+  const names = new Set<string>();
+  for (const o of context.states[0]?.orders ?? [])
+    if (o.items.some((it) => it.product_id === product.product_id))
+      for (const it of o.items) if (it.product_id !== product.product_id) names.add(it.name);
+  for (const name of context.rng.shuffle([...names].sort())) {
+    const ref: VariantRef = { strategy: 'same_as_order', product_name: product.name, with_product: name };
+    if (unique(ref)) return ref;
+  }
+  return undefined;
 }
 
 /** Describes a payment method: its kind, card brand, last four digits, or "the original one". */

@@ -221,12 +221,34 @@ const refusal: ConstraintKind = {
   },
   goldActions: () => [],
   predicate: (c, context) => {
+    if (c.args.action === 'second_item_change') return secondChangeRefused(c, context);
     const key = str(c.args, 'order_id');
     const ref = { collection: 'orders', key };
     const unchanged = context.final.chunk(ref) === context.final.base.digest.chunk('tau2', 'orders', key);
     return verdict(unchanged, `order ${key} ${unchanged ? 'unchanged' : 'was changed'}`);
   },
 };
+
+/**
+ * A refused second item change: the item the customer asked to change again is still in the order as often as
+ * at the start (the first change, another constraint of the task, may have changed the order otherwise). The
+ * tool refuses a second change of a "pending (item modified)" order, so what this catches is both changes made in
+ * one call.
+ */
+function secondChangeRefused(c: Constraint, context: PredicateContext): PredicateResult {
+  const orderId = str(c.args, 'order_id');
+  const itemId = strs(c.args, 'item_ids')[0] as string;
+  const probe = context.final.base.fork();
+  const before = new ViewReader(probe).order(orderId);
+  probe.close();
+  const after = finalOrder(context, orderId);
+  const count = (o: OrderView | undefined) => o?.items.filter((it) => it.item_id === itemId).length ?? -1;
+  const ok = after !== undefined && count(after) === count(before) && count(before) > 0;
+  return verdict(
+    ok,
+    `order ${orderId} holds item ${itemId} ${count(after)}× (at the start ${count(before)}×): ${ok ? 'not changed again' : 'changed'}`,
+  );
+}
 
 /** Every retail constraint kind, by name. */
 export const RETAIL_CONSTRAINT_KINDS: readonly ConstraintKind[] = [

@@ -10,6 +10,9 @@ import type { TaskMix } from '../../../tasks/synthesis.js';
  * (11 and 36 tasks) because a slot whose drawn kind finds no entity falls back to them: with 0.5 and 25, 300 tasks
  * on the default sandbox have 58 % k = 1, 22 % k = 2, 14 % k = 3 (τ²: 61 %, 20 %, 13 %), returns, exchanges and
  * item changes 56 % of the writes (τ²: 65 %) and an information request in a third of the tasks (τ²: 32 %).
+ * The draws `second_item_change` and `other_users_order` are left out: none of τ²'s tasks refuses a second item
+ * change or a request about another user's order. Replacements described as the cheapest variant or as the same
+ * as in another order (which τ²'s tasks do ask for) come with the item changes and exchanges, as by default.
  */
 export const RETAIL_MIXES: Readonly<Record<string, TaskMix>> = {
   tau2: {

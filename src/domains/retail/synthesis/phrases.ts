@@ -85,10 +85,33 @@ export function itemText(ref: ItemRef, rng?: Rng): string {
   }
 }
 
-/** The replacement variant as the customer asks for it. */
+/**
+ * The replacement variant as the customer asks for it. A cheapest variant's wording always says "cheapest" and
+ * its option values; a variant from another order always says "same" and "other order" (and the other order's
+ * product when it narrows the order down): the agent listens for those words.
+ */
 export function variantText(ref: VariantRef, rng?: Rng): string {
   if (ref.strategy === 'id') return `item ${ref.item_id}`;
   const name = ref.product_name.toLowerCase();
+  const one = (xs: string[]) => (rng === undefined ? (xs[0] as string) : rng.pick(xs));
+  if (ref.strategy === 'cheapest') {
+    const opts = optionText(ref.options, rng);
+    return one([
+      `the cheapest available ${name} with ${opts}`,
+      `whichever ${name} with ${opts} is the cheapest`,
+      `the cheapest one with ${opts} you have`,
+      `the cheapest ${opts} option that is in stock`,
+    ]);
+  }
+  if (ref.strategy === 'same_as_order') {
+    const other =
+      ref.with_product === undefined ? '' : ` (the one with ${article(ref.with_product.toLowerCase())})`;
+    return one([
+      `the same ${name} as the one in my other order${other}`,
+      `the same one I got in my other order${other}`,
+      `exactly the same ${name} as in my other order${other}`,
+    ]);
+  }
   const opts = optionText(ref.options, rng);
   if (rng === undefined) return `the same ${name} but with ${opts}`;
   return rng.pick([

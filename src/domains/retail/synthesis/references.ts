@@ -46,14 +46,31 @@ export type ItemRef =
       readonly options: Readonly<Record<string, string>>;
     };
 
-/** The replacement variant for an item: its id, or the options that change relative to the old item. */
+/**
+ * The replacement variant for an item: its id; the options that change relative to the old item; the cheapest
+ * available variant of the product that has some options (`cheapest`: "the cheapest one in blue"); or the variant
+ * of the product the user got in another of their orders (`same_as_order`: "the same one as in my other order",
+ * optionally "… as in my order with the <product>" when the user has several other orders with it).
+ */
 export type VariantRef =
   | { readonly strategy: 'id'; readonly item_id: string }
   | {
       readonly strategy: 'options';
       readonly product_name: string;
       readonly options: Readonly<Record<string, string>>;
-    };
+    }
+  | {
+      readonly strategy: 'cheapest';
+      readonly product_name: string;
+      readonly options: Readonly<Record<string, string>>;
+    }
+  | { readonly strategy: 'same_as_order'; readonly product_name: string; readonly with_product?: string };
+
+/** Where a replacement is resolved: the user's orders and the order the old item is in (for `same_as_order`). */
+export interface VariantScope {
+  readonly orders: readonly OrderView[];
+  readonly orderId: string;
+}
 
 /** One of the user's payment methods. */
 export type PaymentRef =
@@ -119,10 +136,35 @@ export function matchItemIds(ref: ItemRef, order: OrderView): string[] {
   return [...new Set(hits.map((it) => it.item_id))];
 }
 
-/** The variants of the old item's product that a replacement reference matches. */
-export function matchVariants(ref: VariantRef, oldItem: OrderItemView, product: ProductView): VariantView[] {
+/**
+ * The variants of the old item's product that a replacement reference matches. `cheapest`: the available
+ * variants with the options, at their lowest price (the old item included, so a description whose cheapest is
+ * the old item matches two); `same_as_order`: the distinct variants of the product, other than the old item, in
+ * the user's other orders (those holding `with_product` when given).
+ */
+export function matchVariants(
+  ref: VariantRef,
+  oldItem: OrderItemView,
+  product: ProductView,
+  scope?: VariantScope,
+): VariantView[] {
   const variants = Object.values(product.variants);
   if (ref.strategy === 'id') return variants.filter((v) => v.item_id === ref.item_id);
+  if (ref.strategy === 'cheapest') {
+    const offered = variants.filter((v) => v.available && optionsMatch(v.options, ref.options));
+    const lowest = Math.min(...offered.map((v) => v.price));
+    return offered.filter((v) => v.price === lowest);
+  }
+  if (ref.strategy === 'same_as_order') {
+    const ids = new Set<string>();
+    for (const o of scope?.orders ?? []) {
+      if (o.order_id === scope?.orderId) continue;
+      if (ref.with_product !== undefined && !o.items.some((it) => it.name === ref.with_product)) continue;
+      for (const it of o.items)
+        if (it.product_id === product.product_id && it.item_id !== oldItem.item_id) ids.add(it.item_id);
+    }
+    return variants.filter((v) => ids.has(v.item_id));
+  }
   const wanted = { ...oldItem.options, ...ref.options };
   return variants.filter(
     (v) =>

@@ -40,6 +40,10 @@ export type RetailRequest =
       readonly wanted_product?: string;
       /** `refund_other_method`: the method the refund should go to, one the order was not paid with. */
       readonly refund_to?: PaymentRef;
+      /** `second_item_change`: the further item change asked for after the order's items were changed once. */
+      readonly swaps?: readonly ItemSwap[];
+      /** `other_users_order`: what the customer asks about the order that is not theirs. */
+      readonly about?: ForeignAsk;
     };
 
 /** One old item and its replacement. */
@@ -52,7 +56,9 @@ export interface ItemSwap {
  * Requests the policy forbids: for the order's status (`cancel`, `return`, `exchange`, `modify_address`), an
  * exchange into another product (`exchange_other_product`: exchanges stay within the same product), a refund to
  * a method the order was not paid with (`refund_other_method`: refunds go to the original method or a gift
- * card).
+ * card), a second item change of a pending order whose items were changed once in the same task
+ * (`second_item_change`: items of an order change only once), and anything about an order of another user
+ * (`other_users_order`: one customer per conversation; the order is named by its id, which the user knows).
  */
 export type RefusedAction =
   | 'cancel'
@@ -60,7 +66,12 @@ export type RefusedAction =
   | 'exchange'
   | 'modify_address'
   | 'exchange_other_product'
-  | 'refund_other_method';
+  | 'refund_other_method'
+  | 'second_item_change'
+  | 'other_users_order';
+
+/** What a customer asks about an order of another user: its status, or to cancel it. */
+export type ForeignAsk = 'status' | 'cancel';
 
 /** The fuzzy part of a retail task (`cove.fuzz`). */
 export interface RetailFuzz {

@@ -41,7 +41,8 @@ export function resolveSwap(swap: ItemSwap, order: OrderView, state: UserState):
   const item = order.items.find((it) => it.item_id === oldId);
   const product = item === undefined ? undefined : state.product(item.product_id);
   if (item === undefined || product === undefined) throw new Unresolved('product of the item not found');
-  return [oldId, one(matchVariants(swap.replacement, item, product), 'replacement').item_id];
+  const scope = { orders: state.orders, orderId: order.order_id };
+  return [oldId, one(matchVariants(swap.replacement, item, product, scope), 'replacement').item_id];
 }
 
 export function resolvePayment(ref: PaymentRef, state: UserState, order?: OrderView): string {
@@ -99,9 +100,20 @@ function resolveArgs(r: RetailRequest, state: UserState): Record<string, unknown
         ? { topic: r.topic, order_id: resolveOrder(r.order, state).order_id }
         : { topic: r.topic, payment_method_id: resolvePayment(r.payment, state) };
     case 'refusal': {
+      if (r.action === 'other_users_order') {
+        // named by its id; the agent reads it and sees that it is not one of the customer's orders
+        const id = r.order.strategy === 'id' ? r.order.order_id : '';
+        if (id === '' || state.user.orders.includes(id)) throw new Unresolved('order is the customer’s own');
+        return { action: r.action, order_id: id, about: r.about };
+      }
       const order = resolveOrder(r.order, state);
       const out: Record<string, unknown> = { action: r.action, order_id: order.order_id };
       if (r.items !== undefined) out.item_ids = r.items.map((i) => resolveItem(i, order));
+      if (r.swaps !== undefined) {
+        const pairs = r.swaps.map((s) => resolveSwap(s, order, state));
+        out.item_ids = pairs.map((p) => p[0]);
+        out.new_item_ids = pairs.map((p) => p[1]);
+      }
       if (r.wanted_product !== undefined) out.wanted_product = r.wanted_product;
       if (r.refund_to !== undefined) out.payment_method_id = resolvePayment(r.refund_to, state, order);
       return out;

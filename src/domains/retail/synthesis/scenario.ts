@@ -11,7 +11,7 @@ import {
   paymentText,
   variantText,
 } from './phrases.js';
-import type { ItemMention, PaymentRef, UserRef } from './references.js';
+import type { ItemMention, PaymentRef, UserRef, VariantRef } from './references.js';
 import type { RetailRequest } from './requests.js';
 
 /**
@@ -26,6 +26,11 @@ function second(text: string): string {
     .replace(/\bmy\b/g, 'your')
     .replace(/\bI\b/g, 'you')
     .replace(/\bme\b/g, 'you');
+}
+
+/** A replacement in the second person ("the same one as in your other order"). */
+function replacementText(ref: VariantRef): string {
+  return ref.strategy === 'same_as_order' ? second(variantText(ref)) : variantText(ref);
 }
 
 /** One request as a sentence of the scenario (second person). */
@@ -49,7 +54,7 @@ export function requestSentence(rng: Rng, r: RetailRequest): string {
       ]);
     case 'modify_pending_order_items':
     case 'exchange_delivered_order_items': {
-      const swaps = listText(r.items.map((s) => `${itemText(s.item)} for ${variantText(s.replacement)}`));
+      const swaps = listText(r.items.map((s) => `${itemText(s.item)} for ${replacementText(s.replacement)}`));
       const verb = r.kind === 'exchange_delivered_order_items' ? 'exchange' : 'change';
       return rng.pick([
         `In ${o(r.order)} you want to ${verb} ${swaps}. Any price difference goes on ${second(paymentText(r.payment))}.`,
@@ -90,6 +95,16 @@ export function requestSentence(rng: Rng, r: RetailRequest): string {
           return `You want to exchange ${countedList(r.items ?? [], itemText)} from ${o(r.order)} for a ${String(r.wanted_product).toLowerCase()} instead.`;
         case 'refund_other_method':
           return `You want to return ${countedList(r.items ?? [], itemText)} from ${o(r.order)} with the refund going to ${second(paymentText(r.refund_to as PaymentRef))}.`;
+        case 'second_item_change': {
+          const swaps = listText(
+            (r.swaps ?? []).map((s) => `${itemText(s.item)} for ${replacementText(s.replacement)}`),
+          );
+          return `Only once the items of ${o(r.order)} have been changed as asked above, you remember that you also want to change ${swaps} in that order; ask for it then.`;
+        }
+        case 'other_users_order':
+          return r.about === 'cancel'
+            ? `Your partner placed ${o(r.order)} from their own account and asked you to cancel it; you ask the agent to cancel it.`
+            : `Your partner placed ${o(r.order)} from their own account; you ask the agent for its status.`;
       }
   }
 }
