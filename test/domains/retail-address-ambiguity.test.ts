@@ -1,39 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../../src/core/rng.js';
-import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
+import type { LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
-import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
-import { runEpisode } from '../../src/sim/run-episode.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
-import type { SynthesisOptions } from '../../src/tasks/sampler.js';
 import { synthesizeTasks } from '../../src/tasks/synthesize-tasks.js';
-import { coveEvaluator } from '../../src/verify/cove-evaluator.js';
+import { playOracle, retailSandbox, sandboxSynthesisOptions } from '../helpers/retail-sandbox.js';
 
 // Issue 13 item 2: an address given as "the address of one of my other orders" matches every place the user's
 // orders ship to, so the oracle must ask which one (listing them) before it proposes the change. The places are
 // read from the sandbox DB itself (the reference), not from what the conversation said.
 
 type Json = Record<string, unknown>;
-const sim = retailDomain.simulation as NonNullable<typeof retailDomain.simulation>;
 const SEED = 5;
 let loaded: LoadedDb;
 let db: { orders: Record<string, Json>; users: Record<string, Json> };
 const tasks: CoveTask[] = [];
 
 beforeAll(async () => {
-  const value = generateRetailSandbox({ seed: SEED });
-  db = JSON.parse(JSON.stringify(value, (_k, v) => (v instanceof Map ? Object.fromEntries(v) : v)));
-  loaded = baseFromValue(retailDomain, value, 'sandbox');
-  const options: SynthesisOptions = {
-    domain: 'retail',
-    seed: SEED,
-    difficulty: 'medium',
-    fuzz: 2,
-    semantics: 'parity',
-    db: { path: 'x', canonical_sha256: 'y', benchmark: false },
-    coveVersion: 'test',
-  };
-  const run = await synthesizeTasks(retailDomain, loaded.base, options, 120);
+  ({ loaded, db } = retailSandbox<typeof db>(SEED));
+  const run = await synthesizeTasks(retailDomain, loaded.base, sandboxSynthesisOptions(SEED, 'medium'), 120);
   tasks.push(...run.tasks);
 }, 600_000);
 afterAll(() => loaded.base.close());
@@ -44,20 +28,12 @@ describe('an ambiguous address', () => {
       (t.cove.behaviour?.events ?? []).some((e) => e.kind === 'ambiguous_reference' && e.field === 'address'),
     );
     expect(found.length).toBeGreaterThanOrEqual(3);
-    const evaluator = coveEvaluator(retailDomain);
     for (const task of found) {
       const user = db.users[task.cove.user_id as string] as { orders: string[] };
       const cities = new Set(
         user.orders.map((id) => ((db.orders[id] as Json).address as { city: string }).city),
       );
-      const env = loaded.base.fork();
-      const rng = new Rng(task.cove.index);
-      const outcome = await runEpisode(
-        env,
-        sim.createOracleAgent(task.cove, rng.child('agent')),
-        sim.createScriptedUser(task.cove, rng.child('user')),
-      );
-      const v = evaluator.evaluate({ task, outcome, env }).verification;
+      const { outcome, v, env } = await playOracle(loaded, task);
       env.close();
       expect([v.score, v.stateMatch], task.id).toEqual([1, true]);
       const texts = outcome.messages.map((m) => ({ role: m.role, text: m.content ?? '' }));

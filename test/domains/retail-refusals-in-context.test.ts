@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPyValue } from '../../src/core/py-value.js';
-import { Rng } from '../../src/core/rng.js';
-import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
+import type { LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
-import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
 import { RETAIL_CONSTRAINT_KINDS } from '../../src/domains/retail/synthesis/kinds.js';
-import { type EpisodeOutcome, runEpisode } from '../../src/sim/run-episode.js';
+import type { EpisodeOutcome } from '../../src/sim/run-episode.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { NULL_POLICIES, nullPolicyEvaluation } from '../../src/tasks/null-policy.js';
-import { type SynthesisOptions, synthesizeTask } from '../../src/tasks/sampler.js';
+import { synthesizeTask } from '../../src/tasks/sampler.js';
 import type { DomainSynthesis } from '../../src/tasks/synthesis.js';
-import { coveEvaluator } from '../../src/verify/cove-evaluator.js';
+import { playOracle, retailSandbox, sandboxSynthesisOptions } from '../helpers/retail-sandbox.js';
 
 // Issue 13 item 3: two refusals that depend on more than one order's status. A second item change of a pending
 // order whose items the same task changed once (the policy allows one item change per order), and a request about
@@ -34,26 +32,15 @@ interface Variant {
   available: boolean;
 }
 
-const sim = retailDomain.simulation as NonNullable<typeof retailDomain.simulation>;
 const SEED = 15;
 let loaded: LoadedDb;
 let db: { orders: Record<string, Order>; users: Record<string, Json>; products: Record<string, Json> };
 const tasks: CoveTask[] = [];
 
-const options: SynthesisOptions = {
-  domain: 'retail',
-  seed: SEED,
-  difficulty: 'hard',
-  fuzz: 2,
-  semantics: 'parity',
-  db: { path: 'x', canonical_sha256: 'y', benchmark: false },
-  coveVersion: 'test',
-};
+const options = sandboxSynthesisOptions(SEED, 'hard');
 
 beforeAll(() => {
-  const value = generateRetailSandbox({ seed: SEED });
-  db = JSON.parse(JSON.stringify(value, (_k, v) => (v instanceof Map ? Object.fromEntries(v) : v)));
-  loaded = baseFromValue(retailDomain, value, 'sandbox');
+  ({ loaded, db } = retailSandbox<typeof db>(SEED));
   const synthesis = retailDomain.synthesis as DomainSynthesis;
   for (let i = 0; i < 100; i++) tasks.push(synthesizeTask(synthesis, loaded.base, options, i));
 }, 600_000);
@@ -69,14 +56,7 @@ const refusalOf = (task: CoveTask, action: string) =>
   };
 
 async function oracleEpisode(task: CoveTask) {
-  const env = loaded.base.fork();
-  const rng = new Rng(task.cove.index);
-  const outcome = await runEpisode(
-    env,
-    sim.createOracleAgent(task.cove, rng.child('agent')),
-    sim.createScriptedUser(task.cove, rng.child('user')),
-  );
-  const v = coveEvaluator(retailDomain).evaluate({ task, outcome, env }).verification;
+  const { outcome, v, env } = await playOracle(loaded, task);
   const finalOrder = (id: string) => {
     const r = env.call('get_order_details', toPyValue({ order_id: id }));
     return JSON.parse(r.content) as Order;

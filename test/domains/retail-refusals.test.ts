@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../../src/core/rng.js';
-import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
+import type { LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
-import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
-import { runEpisode } from '../../src/sim/run-episode.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
 import { NULL_POLICIES, nullPolicyEvaluation } from '../../src/tasks/null-policy.js';
-import type { SynthesisOptions } from '../../src/tasks/sampler.js';
 import { synthesizeTasks } from '../../src/tasks/synthesize-tasks.js';
-import { coveEvaluator } from '../../src/verify/cove-evaluator.js';
+import { playOracle, retailSandbox, sandboxSynthesisOptions } from '../helpers/retail-sandbox.js';
 
 // Issue 13 item 3: refusals beyond an order's status. An exchange into another product and a refund to a method
 // the order was not paid with are requests the retail policy forbids whatever the status; the oracle refuses
@@ -16,26 +12,15 @@ import { coveEvaluator } from '../../src/verify/cove-evaluator.js';
 // checked against the sandbox DB itself (the reference), not against what synthesis recorded about it.
 
 type Json = Record<string, unknown>;
-const sim = retailDomain.simulation as NonNullable<typeof retailDomain.simulation>;
 const SEED = 13;
 let loaded: LoadedDb;
 let db: { orders: Record<string, Json>; users: Record<string, Json> };
 const tasks: CoveTask[] = [];
 
-const options: SynthesisOptions = {
-  domain: 'retail',
-  seed: SEED,
-  difficulty: 'medium',
-  fuzz: 2,
-  semantics: 'parity',
-  db: { path: 'x', canonical_sha256: 'y', benchmark: false },
-  coveVersion: 'test',
-};
+const options = sandboxSynthesisOptions(SEED, 'medium');
 
 beforeAll(async () => {
-  const value = generateRetailSandbox({ seed: SEED });
-  db = JSON.parse(JSON.stringify(value, (_k, v) => (v instanceof Map ? Object.fromEntries(v) : v)));
-  loaded = baseFromValue(retailDomain, value, 'sandbox');
+  ({ loaded, db } = retailSandbox<typeof db>(SEED));
   const run = await synthesizeTasks(retailDomain, loaded.base, options, 160);
   expect(run.problems).toEqual([]);
   tasks.push(...run.tasks);
@@ -87,21 +72,13 @@ describe('refusals the policy makes whatever the order status', () => {
   });
 
   it('the oracle refuses them with the reason and scores 1 with stateMatch; the null policies score 0', async () => {
-    const evaluator = coveEvaluator(retailDomain);
     const reasons: Record<string, RegExp> = {
       exchange_other_product: /only be exchanged for another option of the same product/,
       refund_other_method: /can only go to the method it was paid with .* or to a gift card/,
     };
     for (const [action, reason] of Object.entries(reasons)) {
       for (const task of withAction(action)) {
-        const env = loaded.base.fork();
-        const rng = new Rng(task.cove.index);
-        const outcome = await runEpisode(
-          env,
-          sim.createOracleAgent(task.cove, rng.child('agent')),
-          sim.createScriptedUser(task.cove, rng.child('user')),
-        );
-        const v = evaluator.evaluate({ task, outcome, env }).verification;
+        const { outcome, v, env } = await playOracle(loaded, task);
         env.close();
         expect([v.score, v.stateMatch], task.id).toEqual([1, true]);
         const said = outcome.messages

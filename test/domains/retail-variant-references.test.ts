@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../../src/core/rng.js';
-import { baseFromValue, type LoadedDb } from '../../src/domains/load-db.js';
+import type { LoadedDb } from '../../src/domains/load-db.js';
 import { retailDomain } from '../../src/domains/retail/index.js';
-import { generateRetailSandbox } from '../../src/domains/retail/sandbox/generate.js';
 import { recheckRetailReferences } from '../../src/domains/retail/synthesis/recheck.js';
-import { runEpisode } from '../../src/sim/run-episode.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
-import { type SynthesisOptions, synthesizeTask } from '../../src/tasks/sampler.js';
+import { synthesizeTask } from '../../src/tasks/sampler.js';
 import type { DomainSynthesis } from '../../src/tasks/synthesis.js';
-import { coveEvaluator } from '../../src/verify/cove-evaluator.js';
+import { playOracle, retailSandbox, sandboxSynthesisOptions } from '../helpers/retail-sandbox.js';
 
 // Issue 13 item 3: replacements described as "the cheapest available <product> with <option>" and "the same one
 // as in my other order". The intended variant is recomputed here from the sandbox DB's JSON (the reference): the
@@ -42,26 +39,15 @@ interface Swap {
   replacement: Ref;
 }
 
-const sim = retailDomain.simulation as NonNullable<typeof retailDomain.simulation>;
 const SEED = 16;
 let loaded: LoadedDb;
 let db: { orders: Record<string, Order>; products: Record<string, { variants: Record<string, Variant> }> };
 const tasks: CoveTask[] = [];
 
-const options: SynthesisOptions = {
-  domain: 'retail',
-  seed: SEED,
-  difficulty: 'hard',
-  fuzz: 2,
-  semantics: 'parity',
-  db: { path: 'x', canonical_sha256: 'y', benchmark: false },
-  coveVersion: 'test',
-};
+const options = sandboxSynthesisOptions(SEED, 'hard');
 
 beforeAll(() => {
-  const value = generateRetailSandbox({ seed: SEED });
-  db = JSON.parse(JSON.stringify(value, (_k, v) => (v instanceof Map ? Object.fromEntries(v) : v)));
-  loaded = baseFromValue(retailDomain, value, 'sandbox');
+  ({ loaded, db } = retailSandbox<typeof db>(SEED));
   const synthesis = retailDomain.synthesis as DomainSynthesis;
   for (let i = 0; i < 100; i++) tasks.push(synthesizeTask(synthesis, loaded.base, options, i));
 }, 600_000);
@@ -96,14 +82,7 @@ function itemOf(orderId: string, itemId: string): Item {
 }
 
 async function oracle(task: CoveTask) {
-  const env = loaded.base.fork();
-  const rng = new Rng(task.cove.index);
-  const outcome = await runEpisode(
-    env,
-    sim.createOracleAgent(task.cove, rng.child('agent')),
-    sim.createScriptedUser(task.cove, rng.child('user')),
-  );
-  const v = coveEvaluator(retailDomain).evaluate({ task, outcome, env }).verification;
+  const { outcome, v, env } = await playOracle(loaded, task);
   env.close();
   return { outcome, v };
 }
