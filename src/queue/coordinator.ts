@@ -8,7 +8,13 @@ import { runPaths } from '../run/run-folder.js';
 import { type GenerateRunOptions, type GenerateRunResult, runGenerate, runId } from '../run/run-generate.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
 import { checkRedis, redisConnection } from './connection.js';
-import { EPISODE_JOB, type EpisodeJobData, type EpisodeJobResult, JOB_TRIES } from './episode-job.js';
+import {
+  EPISODE_JOB,
+  type EpisodeJobData,
+  type EpisodeJobResult,
+  JOB_TRIES,
+  restoredRecord,
+} from './episode-job.js';
 import {
   DEFINITION_FORMAT,
   distributedRunId,
@@ -102,7 +108,7 @@ export async function runDistributed(
 
   const register = () => registerRun(redis, prefix, definition, loaded.base);
   const read = async (result: EpisodeJobResult, jobId: string): Promise<TrajectoryRecord> => {
-    if (!result.stored) return result.record;
+    if (!result.stored) return restoredRecord(result.record, options.agentContext.tools);
     const record = await store?.record(id, result.id);
     if (record === undefined)
       throw new Error(`job ${jobId}: the store has no record ${result.id} of run ${id}`);

@@ -5,7 +5,7 @@ import { UsageMeter } from '../llm/usage-meter.js';
 import { type RunContext, runTaskEpisode } from '../run/episode-runner.js';
 import { createRoleFactory } from '../run/roles.js';
 import { redisConnection } from './connection.js';
-import type { EpisodeJobData, EpisodeJobResult } from './episode-job.js';
+import { type EpisodeJobData, type EpisodeJobResult, returnedRecord } from './episode-job.js';
 import {
   checkDefinition,
   loadRunBase,
@@ -152,7 +152,7 @@ export class CoveWorker {
     const { context, store } = await served.context;
     const { task, index, trial, attempt } = job.data;
     const record = await runTaskEpisode(context, { task, index }, trial, attempt);
-    if (store === undefined) return { stored: false, record };
+    if (store === undefined) return { stored: false, record: returnedRecord(record) };
     await store.putRecord(served.definition.run_id, record);
     return { stored: true, id: record.id };
   }
