@@ -60,6 +60,25 @@ async function jobRate(
   }
 }
 
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 on Linux). */
+function clockTicks(): number {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  const n = Number(r.stdout?.trim());
+  return Number.isFinite(n) && n > 0 ? n : 100;
+}
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function processCpuMs(pid: number | undefined, ticks: number): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // the fields after the command name: state is field 3, utime and stime are fields 14 and 15
+    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
+  } catch {
+    return undefined;
+  }
+}
+
 async function dropPrefix(prefix: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
   try {
@@ -87,7 +106,7 @@ async function queueRun(
   generateArgs: readonly string[],
   workers: number,
   perWorker: number,
-): Promise<{ episodes: number; perS: number; spanS: number }> {
+): Promise<{ episodes: number; perS: number; spanS: number; workerCpuMs?: number }> {
   const prefix = `bench_${process.pid}_${randomBytes(3).toString('hex')}`;
   const started: ChildProcess[] = [];
   try {
@@ -98,6 +117,8 @@ async function queueRun(
       );
       started.push(w.child);
     }
+    const ticks = clockTicks();
+    const cpuBefore = started.map((c) => processCpuMs(c.pid, ticks));
     const r = cove([
       'generate',
       ...generateArgs,
@@ -114,7 +135,15 @@ async function queueRun(
     if (r.status !== 0) throw new Error(`distributed generate failed: ${r.stderr}`);
     const runId = /run (\S+) registered/.exec(r.stderr)?.[1];
     if (runId === undefined) throw new Error(`no run id in: ${r.stderr}`);
-    return await jobRate(prefix, runId);
+    // the workers' CPU over the run (their start-up left out), while they are still alive to be read
+    const cpuAfter = started.map((c) => processCpuMs(c.pid, ticks));
+    const spent = cpuAfter.map((after, i) => {
+      const before = cpuBefore[i];
+      return after === undefined || before === undefined ? undefined : after - before;
+    });
+    const rate = await jobRate(prefix, runId);
+    if (spent.some((ms) => ms === undefined)) return rate;
+    return { ...rate, workerCpuMs: spent.reduce((a: number, b) => a + (b as number), 0) };
   } finally {
     for (const c of started) await stop(c);
     await dropPrefix(prefix);
@@ -127,7 +156,8 @@ async function queueRun(
  * - LLM-bound episodes/s against `cove mock-llm` answering after 100 ms, with 1, 2 and 4 workers at 16 episodes
  *   each, from the jobs' start and finish times; efficiency = rate ÷ (workers × the 1-worker rate);
  * - the queue's overhead per episode: scripted episodes one at a time through one worker; the jobs' span per
- *   episode minus the episode's own time (`timing_ms`: running and grading it, what one process spends too).
+ *   episode minus the episode's own time (`timing_ms`: running and grading it, what one process spends too);
+ *   and the worker's CPU time per episode over that run (Linux /proc; left out elsewhere).
  */
 export async function benchQueue(): Promise<Record<string, number>> {
   const probe = new Redis(REDIS_URL, {
@@ -201,6 +231,9 @@ export async function benchQueue(): Promise<Record<string, number>> {
     results.queue_scripted_episode_ms = round(episodeMs, 3);
     results.queue_ms_per_episode = round(queueMs, 3);
     results.queue_overhead_ms_per_episode = round(queueMs - episodeMs, 3);
+    // CPU, less noisy than wall time on a loaded machine: the worker's per episode, the episode itself included
+    if (queued.workerCpuMs !== undefined)
+      results.queue_worker_cpu_ms_per_episode = round(queued.workerCpuMs / queued.episodes, 3);
     return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,13 @@ import { runPaths } from '../run/run-folder.js';
 import { type GenerateRunOptions, type GenerateRunResult, runGenerate, runId } from '../run/run-generate.js';
 import type { TrajectoryRecord } from '../run/trajectory.js';
 import { checkRedis, redisConnection } from './connection.js';
-import { EPISODE_JOB, type EpisodeJobData, type EpisodeJobResult, JOB_TRIES } from './episode-job.js';
+import {
+  EPISODE_JOB,
+  type EpisodeJobData,
+  type EpisodeJobResult,
+  JOB_TRIES,
+  restoredRecord,
+} from './episode-job.js';
 import {
   DEFINITION_FORMAT,
   distributedRunId,
@@ -19,6 +25,7 @@ import {
   unregisterRun,
 } from './run-definition.js';
 import { RecordStore } from './store.js';
+import { unsettledJobs } from './unsettled-jobs.js';
 
 /** Where a distributed run's jobs and records go. */
 export interface DistributedSettings {
@@ -102,7 +109,7 @@ export async function runDistributed(
 
   const register = () => registerRun(redis, prefix, definition, loaded.base);
   const read = async (result: EpisodeJobResult, jobId: string): Promise<TrajectoryRecord> => {
-    if (!result.stored) return result.record;
+    if (!result.stored) return restoredRecord(result.record, options.agentContext.tools);
     const record = await store?.record(id, result.id);
     if (record === undefined)
       throw new Error(`job ${jobId}: the store has no record ${result.id} of run ${id}`);
@@ -177,7 +184,11 @@ export async function runDistributed(
     if (checking) return;
     checking = true;
     (async () => {
-      for (const jobId of [...waiters.keys()]) await check(jobId).catch(() => {});
+      // only the jobs that finished or vanished are read back; a job still waiting or running is left alone
+      const unsettled = await unsettledJobs(redis, queue, [...waiters.keys()]).catch(() => [
+        ...waiters.keys(),
+      ]);
+      for (const jobId of unsettled) await check(jobId).catch(() => {});
     })().finally(() => {
       checking = false;
     });
@@ -187,6 +198,7 @@ export async function runDistributed(
     const jobId = episodeId(context, task.task, trial, attempt);
     const data: EpisodeJobData = { task: task.task, index: task.index, trial, attempt };
     const existing = await queue.getJob(jobId);
+    let queued = existing !== undefined && existing !== null;
     if (existing !== undefined && existing !== null) {
       const state = await existing.getState();
       if (state === 'failed') {
@@ -198,14 +210,17 @@ export async function runDistributed(
           // the run folder is running it again (a model server was down): a fresh job, not the old result
           rerun.add(jobId);
           await existing.remove();
+          queued = false;
         }
       }
     }
     const done = new Promise<TrajectoryRecord>((resolve, reject) => {
       waiters.set(jobId, { resolve, reject, data });
     });
-    if ((await queue.getJob(jobId)) == null) await add(jobId, data);
-    settle(jobId); // it may have finished before the events were heard
+    // a job added now finishes after the events are being read (they were before the run started), so its
+    // completion is heard; one that was already there may have finished before: its state is read now
+    if (queued) settle(jobId);
+    else await add(jobId, data);
     return done;
   };
 

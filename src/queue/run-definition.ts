@@ -87,10 +87,9 @@ export async function registerRun(
     .exec();
 }
 
-/** Every registered run's definition. */
-export async function registeredRuns(redis: Redis, prefix: string): Promise<RunDefinition[]> {
-  const all = await redis.hgetall(registryKeys(prefix).runs);
-  return Object.values(all).map((text) => JSON.parse(text) as RunDefinition);
+/** The ids of every registered run (without reading their definitions). */
+export function registeredRunIds(redis: Redis, prefix: string): Promise<string[]> {
+  return redis.hkeys(registryKeys(prefix).runs);
 }
 
 /** One registered run, or undefined. */

@@ -29,6 +29,23 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]) + 1000)
 return 0
 `;
 
+/** The admission step as a command of the connection (sent by its SHA1, `EVALSHA`, not as the script's text). */
+type Acquire = (
+  active: string,
+  starts: string,
+  token: string,
+  maxConcurrency: number,
+  requestsPerMinute: number,
+  leaseMs: number,
+) => Promise<unknown>;
+const ACQUIRE_COMMAND = 'coveAcquireSlot';
+
+function acquireCommand(redis: Redis): Acquire {
+  if (!(ACQUIRE_COMMAND in redis)) redis.defineCommand(ACQUIRE_COMMAND, { numberOfKeys: 2, lua: ACQUIRE });
+  const command = (redis as unknown as Record<string, Acquire>)[ACQUIRE_COMMAND] as Acquire;
+  return command.bind(redis);
+}
+
 /**
  * `max_concurrency` and `requests_per_minute` of each model endpoint held across every worker of a run, in Redis
  * (docs/distributed.md): a request waits until fewer than `max_concurrency` requests of the run are in flight on
@@ -38,11 +55,13 @@ return 0
 export class SharedLimits implements RequestGate {
   readonly #redis: Redis;
   readonly #scope: string;
+  readonly #acquire: Acquire;
 
   /** @param scope key prefix of the run, e.g. `cove:cove:limit:<run id>` */
   constructor(redis: Redis, scope: string) {
     this.#redis = redis;
     this.#scope = scope;
+    this.#acquire = acquireCommand(redis);
   }
 
   async run<T>(endpoint: string, config: RoleConfig, send: () => Promise<T>): Promise<T> {
@@ -52,10 +71,9 @@ export class SharedLimits implements RequestGate {
     const lease = config.timeout_ms + 30_000;
     for (;;) {
       const wait = Number(
-        await this.#redis.eval(
-          ACQUIRE,
-          2,
-          ...keys,
+        await this.#acquire(
+          keys[0] as string,
+          keys[1] as string,
           token,
           config.max_concurrency,
           config.requests_per_minute ?? 0,
@@ -68,7 +86,9 @@ export class SharedLimits implements RequestGate {
     try {
       return await send();
     } finally {
-      await this.#redis.zrem(keys[0] as string, token).catch(() => {});
+      // the slot is given back without waiting for Redis's answer (the request's result is not held up by a
+      // round trip); should it be lost, the lease frees the slot
+      this.#redis.zrem(keys[0] as string, token).catch(() => {});
     }
   }
 }

@@ -5,13 +5,14 @@ import { UsageMeter } from '../llm/usage-meter.js';
 import { type RunContext, runTaskEpisode } from '../run/episode-runner.js';
 import { createRoleFactory } from '../run/roles.js';
 import { redisConnection } from './connection.js';
-import type { EpisodeJobData, EpisodeJobResult } from './episode-job.js';
+import { type EpisodeJobData, type EpisodeJobResult, returnedRecord } from './episode-job.js';
 import {
   checkDefinition,
   loadRunBase,
   queueName,
   type RunDefinition,
-  registeredRuns,
+  registeredRun,
+  registeredRunIds,
 } from './run-definition.js';
 import { SharedLimits } from './shared-limits.js';
 import { RecordStore } from './store.js';
@@ -93,11 +94,13 @@ export class CoveWorker {
   }
 
   async #sync(first: boolean): Promise<void> {
-    const all = await registeredRuns(this.#redis, this.#options.prefix);
-    const wanted = all.filter((d) => this.#options.run === undefined || d.run_id === this.#options.run);
-    for (const definition of wanted) {
-      if (this.#closing || this.#served.has(definition.run_id) || this.#refused.has(definition.run_id))
-        continue;
+    // the ids every poll; a definition (tens of kB) is read only for a run not yet served or refused
+    const ids = new Set(await registeredRunIds(this.#redis, this.#options.prefix));
+    for (const id of ids) {
+      if (this.#options.run !== undefined && id !== this.#options.run) continue;
+      if (this.#closing || this.#served.has(id) || this.#refused.has(id)) continue;
+      const definition = await registeredRun(this.#redis, this.#options.prefix, id);
+      if (definition === undefined || this.#closing || this.#served.has(id)) continue;
       try {
         checkDefinition(definition, this.#options.coveVersion);
       } catch (e) {
@@ -108,7 +111,6 @@ export class CoveWorker {
       }
       this.#serve(definition);
     }
-    const ids = new Set(all.map((d) => d.run_id));
     for (const [id, served] of this.#served) {
       if (!ids.has(id)) {
         this.#served.delete(id);
@@ -152,7 +154,7 @@ export class CoveWorker {
     const { context, store } = await served.context;
     const { task, index, trial, attempt } = job.data;
     const record = await runTaskEpisode(context, { task, index }, trial, attempt);
-    if (store === undefined) return { stored: false, record };
+    if (store === undefined) return { stored: false, record: returnedRecord(record) };
     await store.putRecord(served.definition.run_id, record);
     return { stored: true, id: record.id };
   }
