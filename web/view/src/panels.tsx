@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { EntityStateDiff, EpisodeDetail, StateDiffResult } from './api.js';
 import { getJson } from './api.js';
+import { evidenceParts } from './evidence.js';
 import { fieldDiff } from './field-diff.js';
 import { num, prettyJson } from './format.js';
 import { type ConstraintInfo, constraintsOf, jump, list, obj, serves } from './links.js';
@@ -17,6 +18,7 @@ export function VerificationPanel(props: {
 }) {
   const record = obj(props.detail.record);
   const v = obj(record.verification);
+  const callIds = (props.detail.messages ?? []).flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
   const evaluation = record.evaluation;
   const rewardInfo = record.reward_info;
   return (
@@ -50,7 +52,23 @@ export function VerificationPanel(props: {
                   <strong>
                     {c.satisfied === true ? '✓' : '✗'} {id}
                   </strong>{' '}
-                  <code>{String(c.kind)}</code> — <span class="evidence">{String(c.evidence)}</span>
+                  <code>{String(c.kind)}</code> —{' '}
+                  <span class="evidence">
+                    {evidenceParts(String(c.evidence), callIds).map((part, i) =>
+                      'call' in part ? (
+                        <button
+                          type="button"
+                          class="badge link"
+                          key={`${i}-${part.call}`}
+                          onClick={() => jump(`call-${part.call}`)}
+                        >
+                          {part.call}
+                        </button>
+                      ) : (
+                        part.text
+                      ),
+                    )}
+                  </span>
                   {(props.servedBy.get(id) ?? []).map((call) => (
                     <button type="button" class="badge link" key={call} onClick={() => jump(`call-${call}`)}>
                       by {call}
