@@ -127,6 +127,14 @@ describe('cove view in Chromium', () => {
     await page.fill('input[name=q]', 'window.__PWNED');
     await page.click('button[type=submit]');
     await expect.poll(() => page.locator('#match-count').textContent()).toBe('1');
+    // back to the whole list (same page, new route): the box no longer shows the search
+    await show('#/list');
+    await expect.poll(() => page.locator('#match-count').textContent()).toBe(String(N + 1));
+    expect(await page.inputValue('input[name=q]')).toBe('');
+    // and the browser's back button brings the search back into the box with its list
+    await page.goBack();
+    await expect.poll(() => page.locator('#match-count').textContent()).toBe('1');
+    expect(await page.inputValue('input[name=q]')).toBe('window.__PWNED');
   });
 
   it('shows an episode’s messages and verdict', async () => {

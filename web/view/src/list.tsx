@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { EpisodeRow, EpisodesResponse, OverviewResponse, SourceInfo } from './api.js';
 import { indexedShare, int, num } from './format.js';
 import { go, href, type Route } from './route.js';
@@ -91,6 +91,8 @@ export function ListPage(props: { source: SourceInfo; route: Route }) {
     go(href('list', next));
   };
   const [text, setText] = useState(params.q ?? '');
+  // the box shows the route's search: going back to `#/list` (or to another search) replaces what was typed
+  useEffect(() => setText(params.q ?? ''), [params.q]);
   const api = new URLSearchParams({ ...params, src: String(src), limit: String(PAGE) });
   const loaded = useFetch<EpisodesResponse>('/api/episodes', api);
   const overview = useFetch<OverviewResponse>('/api/overview', new URLSearchParams({ src: String(src) }));
