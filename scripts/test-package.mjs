@@ -1,7 +1,8 @@
 // `npm run test:package`: packs cove, installs the tarball into a fresh project (reusing the local npm cache),
-// imports it from a TypeScript file and runs 5 oracle episodes through the public API, then runs the packed CLI.
+// imports it from a TypeScript file and runs 5 oracle episodes through the public API, then runs the packed CLI
+// (generate, --version, and `cove view` on the run it made: its page and one API answer).
 // Prints a plain `N passed, N failed` line and exits non-zero on any failure.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,51 @@ const check = (name, fn) => {
     process.stdout.write(`FAIL ${name}: ${e.message}\n`);
   }
 };
+const checkAsync = async (name, fn) => {
+  try {
+    await fn();
+    passed++;
+    process.stdout.write(`ok   ${name}\n`);
+  } catch (e) {
+    failed++;
+    process.stdout.write(`FAIL ${name}: ${e.message}\n`);
+  }
+};
+
+// Starts `cove view run --port 0`, reads the address it prints, fetches `/` and `/api/overview?wait=1`, stops it.
+async function checkView(cove, cwd) {
+  const child = spawn(cove, ['view', 'run', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = out.match(/^(http:\/\/\S+?)\/?\n/m);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`cove view exited (${code}): ${stderr.trim()}`)));
+      setTimeout(() => reject(new Error(`no address printed in 60 s: ${stderr.trim()}`)), 60_000).unref();
+    });
+    const page = await fetch(`${url}/`);
+    const html = await page.text();
+    if (page.status !== 200 || !html.includes('<div id="app">') || !html.includes('/assets/app.js'))
+      throw new Error(`/ answered ${page.status}: ${html.slice(0, 200)}`);
+    const js = await fetch(`${url}/assets/app.js`);
+    if (js.status !== 200) throw new Error(`/assets/app.js answered ${js.status}`);
+    const overview = await fetch(`${url}/api/overview?wait=1`);
+    const body = await overview.json();
+    // the run made above has 5 episodes
+    if (overview.status !== 200 || body.episodes !== 5)
+      throw new Error(`/api/overview answered ${overview.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 try {
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], repo))[0];
   const tarball = join(work, packed.filename);
@@ -70,6 +116,9 @@ try {
     const v = run(join(project, 'node_modules', '.bin', 'cove'), ['--version'], project).trim();
     if (v !== packed.version) throw new Error(`${v} ≠ ${packed.version}`);
   });
+  await checkAsync('the packed CLI serves `cove view` on that run: the page and /api/overview', () =>
+    checkView(join(project, 'node_modules', '.bin', 'cove'), project),
+  );
 } catch (e) {
   failed++;
   process.stdout.write(`FAIL packing or installing: ${e.message}\n`);

@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import type { PageAssets } from './assets.js';
-import { compareCounts, compareRuns } from './compare.js';
+import { compareBasis, compareCounts, compareNote, compareRuns } from './compare.js';
 import type { EpisodeFacts } from './facts.js';
 import { type Overview, overview } from './overview.js';
 import { filterFromQuery, queryFacts, SORT_KEYS, type SortKey } from './query.js';
@@ -169,13 +169,17 @@ export function createViewApp(options: ViewAppOptions): Hono {
     const [a, b] = sources;
     if (a === undefined || b === undefined) return c.json({ error: 'compare needs two runs' }, 404);
     await Promise.all([a.ready(), b.ready()]);
-    const rows = compareRuns(a.facts(), b.facts());
+    const prints = { a: a.taskPrints?.(), b: b.taskPrints?.() };
+    const basis = compareBasis(prints);
+    const rows = compareRuns(a.facts(), b.facts(), prints);
     const status = c.req.query('status');
     const shown = status === undefined || status === '' ? rows : rows.filter((r) => r.status === status);
     const offset = int(c.req.query('offset'), 0);
     const limit = int(c.req.query('limit'), 100, PAGE_MAX);
     return c.json({
       counts: compareCounts(rows),
+      basis,
+      note: compareNote(rows, basis) ?? null,
       total: shown.length,
       rows: shown.slice(offset, offset + limit),
     });

@@ -1,8 +1,22 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Where the page's built assets live: `web/view/built/` of the package (made by `npm run build:view`). */
 export const BUILT_DIR = fileURLToPath(new URL('../../web/view/built/', import.meta.url));
+
+/**
+ * Why the page is missing, and what to do. In a source checkout (the page's sources `web/view/src/` are there)
+ * the page has not been built yet; in an installed package (which ships the built page, not its sources) the
+ * install itself is incomplete, and building is not something its user can do.
+ */
+export function missingPageMessage(dir: string, index: string): string {
+  const checkout = existsSync(join(dir, '..', 'src'));
+  return checkout
+    ? `the viewer's page is not built (${index} is missing): run \`npm run build:view\``
+    : `this cove install is incomplete: the viewer's page (${index}) is missing from the package; ` +
+        'reinstall cove, and report it if the page is still missing';
+}
 
 /** The page's files: `index.html` and the files under `assets/`, read once. */
 export interface PageAssets {
@@ -23,12 +37,12 @@ const TYPES: Record<string, string> = {
 /**
  * Reads the built page from `dir`. Only plain file names (`[A-Za-z0-9._-]`) are served, so no request can reach
  * another file.
- * @throws {Error} when the page was not built, saying how to build it.
+ * @throws {Error} when the page is missing, saying why (not built in a checkout; an incomplete install).
  */
 export function loadPageAssets(dir: string = BUILT_DIR): PageAssets {
   const index = `${dir}/index.html`;
   if (!existsSync(index)) {
-    throw new Error(`the viewer's page is not built (${index} is missing): run \`npm run build:view\``);
+    throw new Error(missingPageMessage(dir, index));
   }
   const files = new Map<string, { body: Buffer; type: string }>();
   const assets = `${dir}/assets`;

@@ -13,6 +13,7 @@ import { buildIndex } from './parallel-index.js';
 import { searchRecords } from './search.js';
 import type { Coverage, EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
 import { coveStateDiff, type StateDiffContext } from './state-diff.js';
+import { taskPrints } from './task-print.js';
 
 /** tasks.json files larger than this are not loaded (a JavaScript string cannot hold much more). */
 const MAX_TASKS_BYTES = 256 * 1024 * 1024;
@@ -35,6 +36,7 @@ export class JsonlSource implements ViewSource {
   readonly #jsonl: string;
   readonly #tasksFile: string | undefined;
   #tasks: unknown[] | undefined;
+  #prints: Map<string, string> | undefined;
   #taskFacts: (TaskFacts | undefined)[] = [];
   #index: JsonlIndex | undefined;
   #status: SourceStatus;
@@ -182,6 +184,12 @@ export class JsonlSource implements ViewSource {
     } catch (e) {
       this.notes.push(`${file}: ${(e as Error).message}; no task panel`);
     }
+  }
+
+  taskPrints(): ReadonlyMap<string, string> | undefined {
+    if (this.#tasks === undefined) return undefined;
+    this.#prints ??= taskPrints(this.#tasks);
+    return this.#prints;
   }
 
   status(): SourceStatus {

@@ -110,6 +110,11 @@ export interface ViewSource {
   malformed(): readonly MalformedLine[];
   /** Lines left out because a later line had the same id. */
   superseded(): number;
+  /**
+   * Task id → fingerprint of the task definition (see `task-print.ts`), when the source holds its tasks
+   * (a run folder's tasks.json, a τ² results file's tasks); `undefined` when it does not.
+   */
+  taskPrints?(): ReadonlyMap<string, string> | undefined;
   /** The overview of the current index when it was stored with it (an index sidecar), else `undefined`. */
   storedOverview?(): Overview | undefined;
   /** The episode at `line` (waits for the index to reach it). @throws {RangeError} when there is no such line. */

@@ -10,6 +10,7 @@ import { tau2Facts, tau2Messages } from './normalize.js';
 import { textMatches } from './search.js';
 import type { Coverage, EpisodeDetail, SourceStatus, StateDiffResult, ViewSource } from './source.js';
 import { diffAgainstGold, recordedCalls, tau2GoldState } from './state-diff.js';
+import { taskPrints } from './task-print.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
@@ -35,6 +36,7 @@ export class Tau2ResultsSource implements ViewSource {
   readonly notes: string[] = [];
   readonly #simulations: Obj[];
   readonly #tasks = new Map<string, Obj>();
+  #prints: Map<string, string> | undefined;
   readonly #facts: EpisodeFacts[] = [];
   readonly #malformed: MalformedLine[] = [];
   readonly #domain: string;
@@ -71,6 +73,11 @@ export class Tau2ResultsSource implements ViewSource {
     this.notes.push(
       `τ² results (git commit ${String(info.git_commit ?? 'unknown')}), agent ${agent}, user ${user}`,
     );
+  }
+
+  taskPrints(): ReadonlyMap<string, string> {
+    this.#prints ??= taskPrints([...this.#tasks.values()]);
+    return this.#prints;
   }
 
   /**

@@ -30,7 +30,7 @@ interface Rec {
   failure?: string;
   termination_reason: string;
   messages: { role: string; content: string | null }[];
-  verification: { constraints: { id: string; kind: string; satisfied: boolean }[] };
+  verification: { constraints: { id: string; kind: string; satisfied: boolean; evidence: string }[] };
 }
 
 let runs: ViewRuns;
@@ -127,6 +127,14 @@ describe('cove view in Chromium', () => {
     await page.fill('input[name=q]', 'window.__PWNED');
     await page.click('button[type=submit]');
     await expect.poll(() => page.locator('#match-count').textContent()).toBe('1');
+    // back to the whole list (same page, new route): the box no longer shows the search
+    await show('#/list');
+    await expect.poll(() => page.locator('#match-count').textContent()).toBe(String(N + 1));
+    expect(await page.inputValue('input[name=q]')).toBe('');
+    // and the browser's back button brings the search back into the box with its list
+    await page.goBack();
+    await expect.poll(() => page.locator('#match-count').textContent()).toBe('1');
+    expect(await page.inputValue('input[name=q]')).toBe('window.__PWNED');
   });
 
   it('shows an episode’s messages and verdict', async () => {
@@ -165,6 +173,36 @@ describe('cove view in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'malformed.png'), fullPage: true });
     await page.click('text=← episodes');
     await expect.poll(() => page.locator('#match-count').textContent()).toBe(String(N + 1));
+  });
+
+  it('lists the malformed lines alone, without the filters that do not apply to them, with a way back', async () => {
+    await show('#/list?src=0&malformed=yes');
+    await page.locator('tr.malformed').first().waitFor();
+    expect(await page.locator('tr.malformed').count()).toBe(1);
+    expect(await page.locator('form.filters').count()).toBe(0);
+    await page.click('#clear-malformed');
+    await expect.poll(() => page.locator('#match-count').textContent()).toBe(String(N + 1));
+    expect(await page.locator('form.filters').count()).toBe(1);
+  });
+
+  it('links the calls a constraint’s evidence names to those calls', async () => {
+    const target = records.findIndex((r) =>
+      r.verification.constraints.some((c) => /\bcall_\d+\b/.test(c.evidence)),
+    );
+    expect(target).toBeGreaterThanOrEqual(0);
+    const rec = records[target] as Rec;
+    const c = rec.verification.constraints.find((x) =>
+      /\bcall_\d+\b/.test(x.evidence),
+    ) as Rec['verification']['constraints'][number];
+    const named = [...c.evidence.matchAll(/\bcall_\d+\b/g)].map((m) => m[0]);
+    // the run's own lines come first in the file (the torn line and the hostile copy follow), so index = line
+    await show(`#/episode?src=0&line=${target}`);
+    const links = page.locator(`#constraint-${c.id} .evidence button.link`);
+    await links.first().waitFor();
+    expect(await links.allTextContents()).toEqual(named);
+    expect(await page.locator(`#constraint-${c.id} .evidence`).textContent()).toBe(c.evidence);
+    await links.first().click();
+    await expect.poll(() => page.locator(`#call-${named[0]}.flash`).count()).toBe(1);
   });
 
   it('shows text from records as text: a <script> in a message is displayed, not run', async () => {

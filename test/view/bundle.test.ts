@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { BUILT_DIR, loadPageAssets } from '../../src/view/assets.js';
 import { SOURCE_HASH_FILE, viewSourceHash } from '../../web/view/source-hash.js';
@@ -20,5 +21,25 @@ describe('the built page', () => {
     for (const ref of refs) expect(assets.files.has(ref as string), ref).toBe(true);
     const js = assets.files.get('app.js')?.body.toString('utf8') ?? '';
     expect(js).not.toMatch(/\bimport\s*\(\s*["']https?:/);
+  });
+});
+
+describe('a missing page', () => {
+  it('in a checkout (web/view/src there) says to build it', () => {
+    const root = mkdtempSync(`${tmpdir()}/cove-page-`);
+    mkdirSync(`${root}/web/view/src`, { recursive: true });
+    expect(() => loadPageAssets(`${root}/web/view/built`)).toThrow(/not built .*npm run build:view/);
+  });
+  it('in an installed package (no sources) says the install is incomplete, not to build', () => {
+    const root = mkdtempSync(`${tmpdir()}/cove-page-`);
+    mkdirSync(`${root}/web/view`, { recursive: true });
+    let message = '';
+    try {
+      loadPageAssets(`${root}/web/view/built`);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^this cove install is incomplete/);
+    expect(message).not.toMatch(/build:view/);
   });
 });

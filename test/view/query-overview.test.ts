@@ -156,7 +156,9 @@ describe('overview', () => {
 describe('compare', () => {
   it('pairs two runs by task and says which passed', () => {
     const b = [facts(0, { ...fail }), facts(1, {}), facts(2, { ...fail }), facts(7, { taskId: 'tx' })];
-    const rows = compareRuns(all, b);
+    // both runs hold the same task definitions (one fingerprint per id on both sides)
+    const tasks = new Map(['t0', 't1', 't2', 't3', 'tx'].map((id) => [id, `print-${id}`]));
+    const rows = compareRuns(all, b, { a: tasks, b: tasks });
     expect(rows.map((r) => [r.taskId, r.status])).toEqual([
       ['t0', 'only_a'],
       ['t1', 'only_b'],
@@ -165,6 +167,34 @@ describe('compare', () => {
       ['tx', 'missing'],
     ]);
     expect(rows[0]?.a).toEqual({ lines: [0, 4], passed: 1, total: 2, best: 1, failures: ['wrong_write'] });
-    expect(compareCounts(rows)).toEqual({ both: 0, only_a: 1, only_b: 1, neither: 1, missing: 2 });
+    expect(compareCounts(rows)).toEqual({
+      both: 0,
+      only_a: 1,
+      only_b: 1,
+      neither: 1,
+      different: 0,
+      missing: 2,
+    });
+  });
+
+  it('counts a shared id whose tasks differ as different, not as a pass or a fail', () => {
+    const b = [facts(0, {}), facts(1, {}), facts(2, { ...fail })];
+    const rows = compareRuns(all.slice(0, 3), b, {
+      a: new Map([
+        ['t0', 'x'],
+        ['t1', 'y'],
+        ['t2', 'z'],
+      ]),
+      b: new Map([
+        ['t0', 'x'],
+        ['t1', 'other'],
+        ['t2', 'z'],
+      ]),
+    });
+    expect(rows.map((r) => [r.taskId, r.status, r.sameTask])).toEqual([
+      ['t0', 'both', true],
+      ['t1', 'different', false],
+      ['t2', 'neither', true],
+    ]);
   });
 });

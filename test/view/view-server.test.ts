@@ -121,6 +121,7 @@ describe('cove view over a run folder', () => {
       only_a: 0,
       only_b: N - a.sft_trajectories,
       neither: 0,
+      different: 0,
       missing: 0,
     });
   });

@@ -39,6 +39,10 @@ export interface EpisodesResponse {
 }
 export interface CompareResponse {
   readonly counts: Record<CompareStatus, number>;
+  /** What the tasks were compared by (see src/view/compare.ts). */
+  readonly basis: 'tasks' | 'records';
+  /** No task in common, or some shared ids naming different tasks; `null` when nothing to say. */
+  readonly note: string | null;
   readonly total: number;
   readonly rows: readonly CompareRow[];
 }

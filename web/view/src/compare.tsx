@@ -10,6 +10,7 @@ const STATUS: Record<string, string> = {
   only_a: 'only A passed',
   only_b: 'only B passed',
   neither: 'neither passed',
+  different: 'different tasks under the same id',
   missing: 'in one run only',
 };
 
@@ -40,7 +41,16 @@ export function ComparePage(props: { sources: readonly SourceInfo[]; route: Rout
     <section class="compare">
       <p>
         A = <strong>{a?.label}</strong>, B = <strong>{b?.label}</strong>
+        <span class="muted">
+          {' '}
+          · tasks compared by {d.basis === 'tasks' ? 'their definitions' : 'what the records say (no tasks)'}
+        </span>
       </p>
+      {d.note !== null && (
+        <p class="warning" data-testid="compare-note">
+          {d.note}
+        </p>
+      )}
       <div class="chips">
         <a class={`chip${status === '' ? ' active' : ''}`} href={href('compare')}>
           all tasks
@@ -67,12 +77,24 @@ export function ComparePage(props: { sources: readonly SourceInfo[]; route: Rout
         </thead>
         <tbody>
           {d.rows.map((r) => (
-            <tr key={r.taskId}>
-              <td>{r.taskId}</td>
+            <tr key={r.taskId} class={r.status === 'different' ? 'different' : undefined}>
+              <td>
+                {r.taskId}
+                {r.status === 'different' && (
+                  <span class="warning"> · different tasks under the same id</span>
+                )}
+              </td>
               <Side side={r.a} />
               <Side side={r.b} />
               <td>
-                <a href={href('pair', { task: r.taskId, a: r.a?.lines[0], b: r.b?.lines[0] })}>
+                <a
+                  href={href('pair', {
+                    task: r.taskId,
+                    a: r.a?.lines[0],
+                    b: r.b?.lines[0],
+                    different: r.status === 'different' ? 1 : undefined,
+                  })}
+                >
                   side by side
                 </a>
               </td>
@@ -125,6 +147,11 @@ export function PairPage(props: { sources: readonly SourceInfo[]; route: Route }
       <p class="nav">
         <a href={href('compare')}>← all tasks</a> task {p.get('task')}
       </p>
+      {p.get('different') === '1' && (
+        <p class="warning">
+          different tasks under the same id: these two conversations are not over the same task
+        </p>
+      )}
       <div class="pair-cols">
         <PairSide src={0} line={p.get('a')} label={`A: ${props.sources[0]?.label ?? ''}`} />
         <PairSide src={1} line={p.get('b')} label={`B: ${props.sources[1]?.label ?? ''}`} />

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { EpisodeRow, EpisodesResponse, OverviewResponse, SourceInfo } from './api.js';
 import { indexedShare, int, num } from './format.js';
 import { go, href, type Route } from './route.js';
@@ -91,6 +91,8 @@ export function ListPage(props: { source: SourceInfo; route: Route }) {
     go(href('list', next));
   };
   const [text, setText] = useState(params.q ?? '');
+  // the box shows the route's search: going back to `#/list` (or to another search) replaces what was typed
+  useEffect(() => setText(params.q ?? ''), [params.q]);
   const api = new URLSearchParams({ ...params, src: String(src), limit: String(PAGE) });
   const loaded = useFetch<EpisodesResponse>('/api/episodes', api);
   const overview = useFetch<OverviewResponse>('/api/overview', new URLSearchParams({ src: String(src) }));
@@ -110,96 +112,100 @@ export function ListPage(props: { source: SourceInfo; route: Route }) {
     </th>
   );
   const chips = Object.entries(params).filter(([k]) => !NOT_FILTERS.has(k));
+  // the malformed lines are listed alone: filters and search apply to episodes, so they are not offered there
+  const malformedPage = params.malformed === 'yes';
   return (
     <section class="list">
-      <form
-        class="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          set({ q: text.trim() === '' ? undefined : text.trim() });
-        }}
-      >
-        <Select
-          name="kind"
-          label="kind"
-          value={params.kind}
-          options={labels('byKind')}
-          onChange={(v) => set({ kind: v })}
-        />
-        <Select
-          name="failure"
-          label="failure"
-          value={params.failure}
-          options={labels('failure')}
-          onChange={(v) => set({ failure: v })}
-        />
-        <Select
-          name="termination"
-          label="termination"
-          value={params.termination}
-          options={labels('termination')}
-          onChange={(v) => set({ termination: v })}
-        />
-        {props.source.format === 'cove' && (
+      {!malformedPage && (
+        <form
+          class="filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            set({ q: text.trim() === '' ? undefined : text.trim() });
+          }}
+        >
           <Select
-            name="sft"
-            label="SFT kept"
-            value={params.sft}
+            name="kind"
+            label="kind"
+            value={params.kind}
+            options={labels('byKind')}
+            onChange={(v) => set({ kind: v })}
+          />
+          <Select
+            name="failure"
+            label="failure"
+            value={params.failure}
+            options={labels('failure')}
+            onChange={(v) => set({ failure: v })}
+          />
+          <Select
+            name="termination"
+            label="termination"
+            value={params.termination}
+            options={labels('termination')}
+            onChange={(v) => set({ termination: v })}
+          />
+          {props.source.format === 'cove' && (
+            <Select
+              name="sft"
+              label="SFT kept"
+              value={params.sft}
+              options={['yes', 'no']}
+              onChange={(v) => set({ sft: v })}
+            />
+          )}
+          <Select
+            name="stateMatch"
+            label="state match"
+            value={params.stateMatch}
             options={['yes', 'no']}
-            onChange={(v) => set({ sft: v })}
+            onChange={(v) => set({ stateMatch: v })}
           />
-        )}
-        <Select
-          name="stateMatch"
-          label="state match"
-          value={params.stateMatch}
-          options={['yes', 'no']}
-          onChange={(v) => set({ stateMatch: v })}
-        />
-        <Select
-          name="passed"
-          label="passed"
-          value={params.passed}
-          options={['yes', 'no']}
-          onChange={(v) => set({ passed: v })}
-        />
-        <label class="field">
-          score ≥
-          <input
-            name="scoreMin"
-            type="number"
-            step="any"
-            min="0"
-            max="1"
-            value={params.scoreMin ?? ''}
-            onChange={(e) => set({ scoreMin: (e.target as HTMLInputElement).value })}
+          <Select
+            name="passed"
+            label="passed"
+            value={params.passed}
+            options={['yes', 'no']}
+            onChange={(v) => set({ passed: v })}
           />
-        </label>
-        <label class="field">
-          score ≤
-          <input
-            name="scoreMax"
-            type="number"
-            step="any"
-            min="0"
-            max="1"
-            value={params.scoreMax ?? ''}
-            onChange={(e) => set({ scoreMax: (e.target as HTMLInputElement).value })}
-          />
-        </label>
-        <label class="field grow">
-          text in messages
-          <input
-            name="q"
-            type="search"
-            value={text}
-            placeholder="search the conversations"
-            onInput={(e) => setText((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <button type="submit">search</button>
-      </form>
-      {chips.length > 0 && (
+          <label class="field">
+            score ≥
+            <input
+              name="scoreMin"
+              type="number"
+              step="any"
+              min="0"
+              max="1"
+              value={params.scoreMin ?? ''}
+              onChange={(e) => set({ scoreMin: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+          <label class="field">
+            score ≤
+            <input
+              name="scoreMax"
+              type="number"
+              step="any"
+              min="0"
+              max="1"
+              value={params.scoreMax ?? ''}
+              onChange={(e) => set({ scoreMax: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+          <label class="field grow">
+            text in messages
+            <input
+              name="q"
+              type="search"
+              value={text}
+              placeholder="search the conversations"
+              onInput={(e) => setText((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <button type="submit">search</button>
+        </form>
+      )}
+      {!malformedPage && chips.length > 0 && (
         <div class="chips">
           {chips.map(([k, v]) => (
             <button
@@ -222,6 +228,10 @@ export function ListPage(props: { source: SourceInfo; route: Route }) {
           <p class="summary">
             {loaded.data.total} malformed lines
             {!loaded.data.coverage.complete && ` so far (partial: ${indexedShare(loaded.data.coverage)})`}
+            {' · '}
+            <a href={href('list', { src })} id="clear-malformed">
+              clear: all episodes
+            </a>
           </p>
           <table class="episodes">
             <thead>

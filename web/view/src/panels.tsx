@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { EntityStateDiff, EpisodeDetail, StateDiffResult } from './api.js';
 import { getJson } from './api.js';
+import { evidenceParts } from './evidence.js';
+import { fieldDiff } from './field-diff.js';
 import { num, prettyJson } from './format.js';
 import { type ConstraintInfo, constraintsOf, jump, list, obj, serves } from './links.js';
 
@@ -16,6 +18,7 @@ export function VerificationPanel(props: {
 }) {
   const record = obj(props.detail.record);
   const v = obj(record.verification);
+  const callIds = (props.detail.messages ?? []).flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
   const evaluation = record.evaluation;
   const rewardInfo = record.reward_info;
   return (
@@ -49,7 +52,23 @@ export function VerificationPanel(props: {
                   <strong>
                     {c.satisfied === true ? '✓' : '✗'} {id}
                   </strong>{' '}
-                  <code>{String(c.kind)}</code> — <span class="evidence">{String(c.evidence)}</span>
+                  <code>{String(c.kind)}</code> —{' '}
+                  <span class="evidence">
+                    {evidenceParts(String(c.evidence), callIds).map((part, i) =>
+                      'call' in part ? (
+                        <button
+                          type="button"
+                          class="badge link"
+                          key={`${i}-${part.call}`}
+                          onClick={() => jump(`call-${part.call}`)}
+                        >
+                          {part.call}
+                        </button>
+                      ) : (
+                        part.text
+                      ),
+                    )}
+                  </span>
                   {(props.servedBy.get(id) ?? []).map((call) => (
                     <button type="button" class="badge link" key={call} onClick={() => jump(`call-${call}`)}>
                       by {call}
@@ -216,36 +235,21 @@ export function TaskPanel(props: { detail: EpisodeDetail }) {
   );
 }
 
-/** Leaf values of a JSON text by path (`address.city`, `items[0].price`); the raw text when not JSON. */
-function leaves(text: string | null): Map<string, string> {
-  const out = new Map<string, string>();
-  if (text === null) return out;
-  let value: unknown;
+/** The parsed JSON text of an entity in one state (`undefined`: absent; the raw text when not JSON). */
+function parsed(text: string | null): unknown {
+  if (text === null) return undefined;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
-    out.set('', text);
-    return out;
+    return text;
   }
-  const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) {
-      for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
-    } else if (typeof v === 'object' && v !== null)
-      for (const [k, x] of Object.entries(v)) walk(x, path === '' ? k : `${path}.${k}`);
-    else out.set(path, JSON.stringify(v));
-  };
-  walk(value, '');
-  return out;
 }
 
-/** The fields where the episode and the gold state (or the state before) differ. */
+/** The fields whose values are not the same after the episode, after the gold actions and before. */
 function FieldDiff(props: { entity: EntityStateDiff }) {
   const e = props.entity;
-  const [final, gold, base] = [leaves(e.final), leaves(e.gold), leaves(e.base)];
-  const paths = [...new Set([...final.keys(), ...gold.keys(), ...base.keys()])].filter(
-    (p) => final.get(p) !== gold.get(p) || final.get(p) !== base.get(p),
-  );
-  if (paths.length === 0) {
+  const rows = fieldDiff(parsed(e.final), parsed(e.gold), parsed(e.base));
+  if (rows.length === 0) {
     return (
       <p class="note">
         {e.match
@@ -265,14 +269,14 @@ function FieldDiff(props: { entity: EntityStateDiff }) {
         </tr>
       </thead>
       <tbody>
-        {paths.map((p) => (
-          <tr key={p} class={final.get(p) === gold.get(p) ? 'ok' : 'not-ok'}>
+        {rows.map((r) => (
+          <tr key={r.path} class={r.final === r.gold ? 'ok' : 'not-ok'}>
             <td>
-              <code>{p || '(value)'}</code>
+              <code>{r.path || '(value)'}</code>
             </td>
-            <td>{final.get(p) ?? '(absent)'}</td>
-            <td>{gold.get(p) ?? '(absent)'}</td>
-            <td>{base.get(p) ?? '(absent)'}</td>
+            <td>{r.final ?? '(absent)'}</td>
+            <td>{r.gold ?? '(absent)'}</td>
+            <td>{r.base ?? '(absent)'}</td>
           </tr>
         ))}
       </tbody>
