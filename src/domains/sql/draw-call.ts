@@ -82,11 +82,14 @@ export function referenceFor(
   return { table: table.name, key, clauses };
 }
 
-function randomRow(rng: Rng, episode: Episode, table: string): Record<string, SqlValue> | undefined {
-  const n = Number(episode.sql.get(`SELECT count(*) AS n FROM ${quoteIdent(table)}`)?.n ?? 0);
+/** A random row of `table`, in rowid order (key order for a `WITHOUT ROWID` table, which has no rowid). */
+function randomRow(rng: Rng, episode: Episode, table: TableInfo): Record<string, SqlValue> | undefined {
+  const name = quoteIdent(table.name);
+  const n = Number(episode.sql.get(`SELECT count(*) AS n FROM ${name}`)?.n ?? 0);
   if (n === 0) return undefined;
+  const order = table.withoutRowid ? table.primaryKey.map(quoteIdent).join(', ') : 'rowid';
   return episode.sql.get(
-    `SELECT * FROM ${quoteIdent(table)} ORDER BY rowid LIMIT 1 OFFSET ?`,
+    `SELECT * FROM ${name} ORDER BY ${order} LIMIT 1 OFFSET ?`,
     BigInt(rng.int(0, n - 1)),
   );
 }
@@ -128,7 +131,7 @@ export function drawCall(
   },
 ): DrawnCall | { rejected: string } {
   const name = plan.template.json.name;
-  const target = plan.op === 'insert' ? undefined : randomRow(rng, episode, plan.table.name);
+  const target = plan.op === 'insert' ? undefined : randomRow(rng, episode, plan.table);
   if (plan.op !== 'insert' && target === undefined) return { rejected: `${plan.table.name} is empty` };
   const args: Record<string, Plain> = {};
   const references: (Reference & { param: string })[] = [];
@@ -140,7 +143,7 @@ export function drawCall(
     if (role.role === 'key') args[p] = plain(target?.[role.column]);
     else if (role.role === 'parent') {
       const parent = tables.find((t) => t.name === role.parent);
-      const prow = parent === undefined ? undefined : randomRow(rng, episode, parent.name);
+      const prow = parent === undefined ? undefined : randomRow(rng, episode, parent);
       if (parent === undefined || prow === undefined || parent.primaryKey.length !== 1)
         return { rejected: `no ${role.parent} row to link` };
       const key = plain(prow[role.parentColumn]);

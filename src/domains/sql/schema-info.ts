@@ -27,6 +27,8 @@ export interface TableInfo {
   readonly primaryKey: readonly string[];
   /** True when the single-column key is an alias of the rowid (`INTEGER PRIMARY KEY`): inserts may omit it. */
   readonly rowidKey: boolean;
+  /** True for a `WITHOUT ROWID` table: it has no `rowid` column (and always a primary key). */
+  readonly withoutRowid: boolean;
   readonly foreignKeys: readonly ForeignKey[];
 }
 
@@ -97,8 +99,14 @@ export function readSchema(db: Database.Database): TableInfo[] {
       foreignKeys.push({ parent, columns: own as string[], parentColumns: resolved as string[] });
     }
     const only = primaryKey.length === 1 ? columns.find((c) => c.name === primaryKey[0]) : undefined;
-    const rowidKey = only !== undefined && only.type.toUpperCase() === 'INTEGER';
-    return { name, columns, primaryKey, rowidKey, foreignKeys };
+    const withoutRowid =
+      Number(
+        (db.prepare('SELECT wr FROM pragma_table_list(?)').get(name) as { wr: number | bigint } | undefined)
+          ?.wr ?? 0,
+      ) === 1;
+    // in a WITHOUT ROWID table an INTEGER PRIMARY KEY is an ordinary column, not a rowid alias
+    const rowidKey = !withoutRowid && only !== undefined && only.type.toUpperCase() === 'INTEGER';
+    return { name, columns, primaryKey, rowidKey, withoutRowid, foreignKeys };
   });
 }
 

@@ -39,6 +39,10 @@ function candidatesOf(t: TableInfo, tables: readonly TableInfo[]): Candidate[] {
   const noun = words(t.name);
   const single = t.primaryKey.length === 1 ? (t.primaryKey[0] as string) : undefined;
   const order = t.primaryKey.length > 0 ? t.primaryKey.map(q).join(', ') : 'rowid';
+  // a WITHOUT ROWID table has no rowid: its new row is read back by its key (always part of the insert there)
+  const inserted = t.withoutRowid
+    ? t.primaryKey.map((c) => `${q(c)} = :${paramName(c)}`).join(' AND ')
+    : 'rowid = last_insert_rowid()';
   if (single !== undefined) {
     const p = paramName(single);
     out.push({
@@ -152,7 +156,7 @@ function candidatesOf(t: TableInfo, tables: readonly TableInfo[]): Candidate[] {
           kind: 'write',
           sql: [
             `INSERT INTO ${q(t.name)} (${all.map((c) => q(c.name)).join(', ')}) ${select}`,
-            `SELECT * FROM ${q(t.name)} WHERE rowid = last_insert_rowid()`,
+            `SELECT * FROM ${q(t.name)} WHERE ${inserted}`,
           ],
           returns: 'row',
         },
