@@ -82,6 +82,21 @@ export function referenceFor(
   return { table: table.name, key, clauses };
 }
 
+/** Whether `rule`'s condition holds for a call with `args`, on the episode's current state. */
+export function ruleHolds(
+  episode: Episode,
+  rule: SqlRuleJson,
+  args: Readonly<Record<string, Plain>>,
+): boolean {
+  const check = `SELECT CASE WHEN (${rule.when}) THEN 1 ELSE 0 END AS hit`;
+  const used = Object.fromEntries(
+    Object.entries(args)
+      .filter(([k]) => new RegExp(`:${k}\\b`).test(rule.when))
+      .map(([k, v]) => [k, sqlParam(v)]),
+  );
+  return Number((episode.sql.statement(check).get(used) as { hit: bigint } | undefined)?.hit ?? 0) === 1;
+}
+
 /** A random row of `table`, in rowid order (key order for a `WITHOUT ROWID` table, which has no rowid). */
 function randomRow(rng: Rng, episode: Episode, table: TableInfo): Record<string, SqlValue> | undefined {
   const name = quoteIdent(table.name);
@@ -114,7 +129,7 @@ function otherValue(
  * Draws arguments for a write template from existing rows: the target row for update/delete keys, a parent
  * row for each foreign-key parameter, and for each plain column a value another row holds (different from the
  * target's current one). With `rule`, only arguments for which the rule's condition holds and the call would
- * succeed (`probe`, on a fresh fork) are kept.
+ * succeed (`probe`, on a fresh fork) are kept; without it, arguments any rule of `forbidding` forbids are rejected.
  */
 export function drawCall(
   rng: Rng,
@@ -129,6 +144,8 @@ export function drawCall(
     readonly rule: SqlRuleJson;
     readonly probe: (tool: string, args: Record<string, unknown>) => boolean;
   },
+  /** For an ordinary write goal: the rules on this tool; a call any of them forbids is rejected. */
+  forbidding: readonly SqlRuleJson[] = [],
 ): DrawnCall | { rejected: string } {
   const name = plan.template.json.name;
   const target = plan.op === 'insert' ? undefined : randomRow(rng, episode, plan.table);
@@ -179,6 +196,9 @@ export function drawCall(
       sets.push(`the ${words(role.column)} set to ${JSON.stringify(v)}`);
     }
   }
+  // an ordinary write goal may not ask for what a rule forbids: the oracle would do it and teach breaking the policy
+  const broken = forbidding.find((rule) => ruleHolds(episode, rule, args));
+  if (broken !== undefined) return { rejected: `rule ${broken.name} forbids this ${name} call` };
   let subject = '';
   if (plan.op !== 'insert') {
     const key = Object.fromEntries(keyParams.map(([p, r]) => [r.column, args[p] as Plain]));
@@ -193,13 +213,7 @@ export function drawCall(
   }
   if (refusal !== undefined) {
     const rule = refusal.rule;
-    const check = `SELECT CASE WHEN (${rule.when}) THEN 1 ELSE 0 END AS hit`;
-    const params = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, sqlParam(v)]));
-    const used = Object.fromEntries(
-      Object.entries(params).filter(([k]) => new RegExp(`:${k}\\b`).test(rule.when)),
-    );
-    const hit = Number((episode.sql.statement(check).get(used) as { hit: bigint } | undefined)?.hit ?? 0);
-    if (hit !== 1) return { rejected: `rule ${rule.name} does not apply` };
+    if (!ruleHolds(episode, rule, args)) return { rejected: `rule ${rule.name} does not apply` };
     if (!refusal.probe(name, args)) return { rejected: `${name} would fail anyway` };
   }
   const noun = words(plan.table.name);

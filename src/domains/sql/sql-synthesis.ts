@@ -130,7 +130,7 @@ export interface SqlSynthesisInput {
 const SLOT_ATTEMPTS = 12;
 
 type Picked =
-  | { readonly type: 'write'; readonly plan: WritePlan }
+  | { readonly type: 'write'; readonly plan: WritePlan; readonly rules: readonly SqlRuleJson[] }
   | { readonly type: 'refusal'; readonly plan: WritePlan; readonly rule: SqlRuleJson }
   | {
       readonly type: 'info';
@@ -157,7 +157,14 @@ export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
     const l = lookupParam(t, tables);
     return l === undefined ? [] : [{ template: t, ...l }];
   });
-  const picks: Picked[] = plans.map((plan) => ({ type: 'write', plan }) as const);
+  const picks: Picked[] = plans.map(
+    (plan) =>
+      ({
+        type: 'write',
+        plan,
+        rules: input.rules.filter((r) => r.tool === plan.template.json.name),
+      }) as const,
+  );
   const kinds: ConstraintKind[] = plans.map((p) => writeKind(p, input.collections));
   for (const rule of input.rules) {
     const plan = plans.find((p) => p.template.json.name === rule.tool);
@@ -256,7 +263,8 @@ function draw(
         }
       };
       const rule = pick.type === 'refusal' ? { rule: pick.rule, probe } : undefined;
-      const call = drawCall(rng, episode, pick.plan, tables, base.sql, fuzzy, reach, rule);
+      const forbidding = pick.type === 'write' ? pick.rules : [];
+      const call = drawCall(rng, episode, pick.plan, tables, base.sql, fuzzy, reach, rule, forbidding);
       if ('rejected' in call) return call;
       const clash = clashes(call.text, call.hidden);
       if (clash !== undefined) return { rejected: clash };
