@@ -32,6 +32,8 @@ export interface SqlDomain {
   readonly image: Buffer;
   /** The file tasks record as their DB: the SQLite file, or the spec itself for `{ddl, rows}`. */
   readonly dbFile: string;
+  /** What the spec loads with but cannot use, e.g. a rule that can never give a refusal task (file: path: why). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -258,15 +260,28 @@ export function loadSqlDomain(file: string): SqlDomain {
       },
     };
     const dbFile = 'sqlite' in spec.database ? spec.database.sqlite : resolve(spec.file);
-    return { spec, domain, templates, tables, image, dbFile };
+    const warnings = synthesis.unusedRules.map(
+      (u) =>
+        `${spec.file}: $.rules[${rules.findIndex((r) => r.name === u.rule)}]: rule ${u.rule} can never give a refusal task: ${u.why}`,
+    );
+    return { spec, domain, templates, tables, image, dbFile, warnings };
   } finally {
     scratch.close();
   }
 }
 
-/** Loads a spec for a CLI flag, turning a missing file into a clear error. */
-export function loadSqlDomainFlag(file: string | undefined, flag = '--domain-spec'): SqlDomain | undefined {
+/**
+ * Loads a spec for a CLI flag, turning a missing file into a clear error; with `warn`, the spec's warnings
+ * (see {@link SqlDomain.warnings}) go to it, one a line.
+ */
+export function loadSqlDomainFlag(
+  file: string | undefined,
+  flag = '--domain-spec',
+  warn?: (line: string) => void,
+): SqlDomain | undefined {
   if (file === undefined) return undefined;
   if (file.trim() === '') throw new ConfigError(`${flag} needs a spec file`);
-  return loadSqlDomain(file);
+  const loaded = loadSqlDomain(file);
+  for (const w of loaded.warnings) warn?.(`warning: ${w}\n`);
+  return loaded;
 }

@@ -9,6 +9,7 @@ import type { DomainSynthesis, DrawRequest, TaskDraft } from '../../tasks/synthe
 import { drawCall } from './draw-call.js';
 import { infoGoal } from './info-goal.js';
 import { type Reference, renderReference, resolveReference } from './references.js';
+import { refusalUse } from './rule-use.js';
 import type { TableInfo } from './schema-info.js';
 import type { SqlRuleJson } from './spec-schema.js';
 import type { SqlTemplate } from './template-tool.js';
@@ -126,6 +127,11 @@ export interface SqlSynthesisInput {
   readonly collections: readonly StateCollection[];
 }
 
+/** The synthesis of a SQL domain, with the rules that can never give a refusal task and why. */
+export interface SqlSynthesis extends DomainSynthesis {
+  readonly unusedRules: readonly { readonly rule: string; readonly why: string }[];
+}
+
 /** Draws of one constraint slot before the whole draft is rejected (keeps hard kinds from being starved). */
 const SLOT_ATTEMPTS = 12;
 
@@ -146,7 +152,7 @@ type Picked =
  * lookup-by-key read an information kind (the agent must tell a value it returns). Entities the user refers to
  * are described by {@link describeRow} and never by their key at fuzz levels 1–2.
  */
-export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
+export function sqlSynthesis(input: SqlSynthesisInput): SqlSynthesis {
   const { tables } = input;
   const reach = new ToolReach(input.templates, tables);
   const plans = input.templates.flatMap((t) => {
@@ -166,15 +172,15 @@ export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
       }) as const,
   );
   const kinds: ConstraintKind[] = plans.map((p) => writeKind(p, input.collections));
+  const unusedRules: { rule: string; why: string }[] = [];
   for (const rule of input.rules) {
-    const plan = plans.find((p) => p.template.json.name === rule.tool);
-    if (plan === undefined || plan.op === 'insert' || plan.table.primaryKey.length !== 1) continue;
-    const reads = lookups
-      .filter((l) => l.table.name === plan.table.name)
-      .map((l) => ({ tool: l.template.json.name, argument: l.param, constraintArg: 'entity_key' }));
-    if (reads.length === 0) continue;
-    kinds.push(refusalKind(rule, plan, reads));
-    picks.push({ type: 'refusal', plan, rule });
+    const use = refusalUse(rule, plans, lookups);
+    if ('why' in use) {
+      unusedRules.push({ rule: rule.name, why: use.why });
+      continue;
+    }
+    kinds.push(refusalKind(rule, use.plan, use.reads));
+    picks.push({ type: 'refusal', plan: use.plan, rule });
   }
   for (const l of lookups) {
     // something to ask besides the columns a description may use: at least two plain (non-key) columns
@@ -187,6 +193,7 @@ export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
     picks.push({ type: 'info', template: l.template, param: l.param, table: l.table });
   }
   return {
+    unusedRules,
     kinds,
     draw: (rng, base, request) => draw(rng, base, request, picks, tables, input.collections, reach),
     recheck(base, constraints, fuzz) {
