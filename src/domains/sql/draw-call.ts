@@ -82,6 +82,16 @@ export function referenceFor(
   return { table: table.name, key, clauses };
 }
 
+/**
+ * The verb of a write tool's name (`cancel_visit` → `cancel`), for an update whose only parameters are the key: it
+ * changes the row in a way fixed by its SQL (a status flip), so the request names the action, not new values.
+ */
+function verbOf(tool: string): string {
+  const first = tool.split('_')[0]?.toLowerCase() ?? '';
+  // "know" would read as an information request (`You want to know …`)
+  return /^[a-z]{2,}$/.test(first) && first !== 'know' ? first : 'change';
+}
+
 /** Whether `rule`'s condition holds for a call with `args`, on the episode's current state. */
 export function ruleHolds(
   episode: Episode,
@@ -217,11 +227,14 @@ export function drawCall(
     if (!refusal.probe(name, args)) return { rejected: `${name} would fail anyway` };
   }
   const noun = words(plan.table.name);
+  const stated = [...sets, ...links];
   const text =
     plan.op === 'delete'
       ? `You want ${subject} removed.`
-      : plan.op === 'update'
-        ? `You want ${subject} changed, with ${[...sets, ...links].join(' and ')}.`
-        : `You want a new ${noun} added, with ${[...sets, ...links].join(' and ')}.`;
+      : plan.op === 'update' && stated.length === 0
+        ? `You want to ${verbOf(name)} ${subject}.`
+        : plan.op === 'update'
+          ? `You want ${subject} changed, with ${stated.join(' and ')}.`
+          : `You want a new ${noun} added, with ${stated.join(' and ')}.`;
   return { args, text, references, hidden };
 }
