@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError, InputFileError } from '../../core/errors.js';
@@ -36,14 +36,39 @@ export interface SqlDomain {
   readonly warnings: readonly string[];
 }
 
+/** A file the spec names at `field` must be readable: else the error names the spec, the field and the path. */
+function readable(spec: SqlSpec, field: string, file: string): void {
+  try {
+    accessSync(file, constants.R_OK);
+    if (statSync(file).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+  } catch (e) {
+    throw new InputFileError(
+      spec.file,
+      field,
+      `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix the path (relative to the spec's folder)`,
+    );
+  }
+}
+
 /**
  * The spec's database as a SQLite image: the SQLite file's bytes (never opened for writing), or the DDL file run
  * on an empty database and the rows file (`{table: [{column: value}]}`) inserted with bound parameters.
- * @throws {InputFileError} naming the spec and `$.database` (or the rows file and its JSON path).
+ * @throws {InputFileError} naming the spec and its `$.database` field (or the rows file and its JSON path).
  */
 export function specImage(spec: SqlSpec): Buffer {
   const db = spec.database;
-  if ('sqlite' in db) return readSqliteImage(db.sqlite);
+  if ('sqlite' in db) {
+    readable(spec, '$.database.sqlite', db.sqlite);
+    try {
+      return readSqliteImage(db.sqlite);
+    } catch (e) {
+      if (e instanceof InputFileError)
+        throw new InputFileError(spec.file, '$.database.sqlite', `${db.sqlite}: ${e.reason}`);
+      throw e;
+    }
+  }
+  readable(spec, '$.database.ddl', db.ddl);
+  if (db.rows !== undefined) readable(spec, '$.database.rows', db.rows);
   const conn = new Database(':memory:');
   try {
     try {
