@@ -234,6 +234,11 @@ function draw(
     const touched = new Set<string>();
     // no hidden id may appear in any request text, nor an answer the agent must find in the requests
     const clashes = (text: string, newHidden: readonly string[], answer?: string): string | undefined => {
+      // the oracle acts on a goal once its words are said: two goals in the same words (or one inside the
+      // other's) would be taken for one another
+      const core = (t: string) => t.toLowerCase().replace(/\.$/, '');
+      const same = goals.find((g) => core(g.text).includes(core(text)) || core(text).includes(core(g.text)));
+      if (same !== undefined) return `two goals would be asked for in the same words (${same.constraint})`;
       const texts = [...goals.map((g) => g.text), text].map((t) => t.toLowerCase());
       const ids = [...hidden, ...newHidden];
       const leaked = ids.find((h) => texts.some((t) => t.includes(h.toLowerCase())));

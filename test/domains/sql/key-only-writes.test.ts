@@ -104,3 +104,68 @@ describe('write tools whose parameters are only the key', () => {
     expect(proposals.length).toBe(cancels.length);
   });
 });
+
+/**
+ * A tag table whose only write is an insert of a label, with four labels to draw from: three goals of one session
+ * often draw the same label. The oracle acts on a goal once its words are said, so two goals in the same words would
+ * be taken for one another; no task may hold them.
+ */
+describe('goals of one session', () => {
+  it('are never asked for in the same words', () => {
+    writeFileSync(
+      join(dir, 'tags.sql'),
+      'CREATE TABLE tag (tag_id INTEGER PRIMARY KEY, label TEXT NOT NULL);',
+    );
+    writeFileSync(
+      join(dir, 'tags.rows.json'),
+      JSON.stringify({ tag: ['red', 'green', 'blue', 'gold'].map((label, i) => ({ tag_id: i + 1, label })) }),
+    );
+    const tagSpec = join(dir, 'tags.json');
+    writeFileSync(
+      tagSpec,
+      JSON.stringify({
+        name: 'tags',
+        database: { ddl: 'tags.sql', rows: 'tags.rows.json' },
+        policy: 'Confirm every change.',
+        tools: [
+          {
+            name: 'create_tag',
+            description: 'A new tag.',
+            kind: 'write',
+            sql: [
+              'INSERT INTO tag (label) VALUES (:label)',
+              'SELECT * FROM tag WHERE rowid = last_insert_rowid()',
+            ],
+            returns: 'row',
+          },
+        ],
+      }),
+    );
+    const run = join(dir, 'tags-run');
+    const gen = runCove([
+      'generate',
+      '--domain-spec',
+      tagSpec,
+      '--goals',
+      '3',
+      '--n',
+      '10',
+      '--out',
+      run,
+      '--quiet',
+    ]);
+    expect(gen.status, gen.stderr).toBe(0);
+    const tasks = JSON.parse(readFileSync(join(run, 'tasks.json'), 'utf8')) as {
+      cove: { fuzz: { goals: { text: string }[] } };
+    }[];
+    for (const t of tasks) {
+      const texts = t.cove.fuzz.goals.map((g) => g.text);
+      expect(new Set(texts).size).toBe(texts.length);
+    }
+    const scores = readFileSync(join(run, 'trajectories.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { verification: { score: number } }).verification.score);
+    expect(scores).toEqual(tasks.map(() => 1));
+  });
+});
