@@ -102,7 +102,7 @@ export function registerGenerate(program: Command): void {
     .option('--store <url>', 'with --queue: workers store records in this PostgreSQL (postgres://…)')
     .option('--queue-prefix <name>', 'with --queue: key prefix of the queues and the run registry', 'cove');
   withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
-    const spec = loadSqlDomainFlag(flags.domainSpec);
+    const spec = loadSqlDomainFlag(flags.domainSpec, undefined, (w) => process.stderr.write(w));
     if (spec !== undefined && flags.domain !== undefined)
       throw new ConfigError('give either --domain or --domain-spec, not both');
     if (spec !== undefined && flags.queue !== undefined)

@@ -73,7 +73,7 @@ export function registerTasks(program: Command): void {
     .option('--seed <n>', 'seed of the task draws', '1')
     .requiredOption('--out <file>', 'tasks.json to write');
   withSynthesisOptions(command).action(async (flags: TasksFlags, self: Command) => {
-    const spec = loadSqlDomainFlag(flags.domainSpec);
+    const spec = loadSqlDomainFlag(flags.domainSpec, undefined, (w) => process.stderr.write(w));
     if (spec !== undefined && flags.domain !== undefined)
       throw new ConfigError('give either --domain or --domain-spec, not both');
     const domain =

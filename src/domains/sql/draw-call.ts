@@ -82,11 +82,39 @@ export function referenceFor(
   return { table: table.name, key, clauses };
 }
 
-function randomRow(rng: Rng, episode: Episode, table: string): Record<string, SqlValue> | undefined {
-  const n = Number(episode.sql.get(`SELECT count(*) AS n FROM ${quoteIdent(table)}`)?.n ?? 0);
+/**
+ * The verb of a write tool's name (`cancel_visit` → `cancel`), for an update whose only parameters are the key: it
+ * changes the row in a way fixed by its SQL (a status flip), so the request names the action, not new values.
+ */
+function verbOf(tool: string): string {
+  const first = tool.split('_')[0]?.toLowerCase() ?? '';
+  // "know" would read as an information request (`You want to know …`)
+  return /^[a-z]{2,}$/.test(first) && first !== 'know' ? first : 'change';
+}
+
+/** Whether `rule`'s condition holds for a call with `args`, on the episode's current state. */
+export function ruleHolds(
+  episode: Episode,
+  rule: SqlRuleJson,
+  args: Readonly<Record<string, Plain>>,
+): boolean {
+  const check = `SELECT CASE WHEN (${rule.when}) THEN 1 ELSE 0 END AS hit`;
+  const used = Object.fromEntries(
+    Object.entries(args)
+      .filter(([k]) => new RegExp(`:${k}\\b`).test(rule.when))
+      .map(([k, v]) => [k, sqlParam(v)]),
+  );
+  return Number((episode.sql.statement(check).get(used) as { hit: bigint } | undefined)?.hit ?? 0) === 1;
+}
+
+/** A random row of `table`, in rowid order (key order for a `WITHOUT ROWID` table, which has no rowid). */
+function randomRow(rng: Rng, episode: Episode, table: TableInfo): Record<string, SqlValue> | undefined {
+  const name = quoteIdent(table.name);
+  const n = Number(episode.sql.get(`SELECT count(*) AS n FROM ${name}`)?.n ?? 0);
   if (n === 0) return undefined;
+  const order = table.withoutRowid ? table.primaryKey.map(quoteIdent).join(', ') : 'rowid';
   return episode.sql.get(
-    `SELECT * FROM ${quoteIdent(table)} ORDER BY rowid LIMIT 1 OFFSET ?`,
+    `SELECT * FROM ${name} ORDER BY ${order} LIMIT 1 OFFSET ?`,
     BigInt(rng.int(0, n - 1)),
   );
 }
@@ -111,7 +139,7 @@ function otherValue(
  * Draws arguments for a write template from existing rows: the target row for update/delete keys, a parent
  * row for each foreign-key parameter, and for each plain column a value another row holds (different from the
  * target's current one). With `rule`, only arguments for which the rule's condition holds and the call would
- * succeed (`probe`, on a fresh fork) are kept.
+ * succeed (`probe`, on a fresh fork) are kept; without it, arguments any rule of `forbidding` forbids are rejected.
  */
 export function drawCall(
   rng: Rng,
@@ -126,9 +154,11 @@ export function drawCall(
     readonly rule: SqlRuleJson;
     readonly probe: (tool: string, args: Record<string, unknown>) => boolean;
   },
+  /** For an ordinary write goal: the rules on this tool; a call any of them forbids is rejected. */
+  forbidding: readonly SqlRuleJson[] = [],
 ): DrawnCall | { rejected: string } {
   const name = plan.template.json.name;
-  const target = plan.op === 'insert' ? undefined : randomRow(rng, episode, plan.table.name);
+  const target = plan.op === 'insert' ? undefined : randomRow(rng, episode, plan.table);
   if (plan.op !== 'insert' && target === undefined) return { rejected: `${plan.table.name} is empty` };
   const args: Record<string, Plain> = {};
   const references: (Reference & { param: string })[] = [];
@@ -140,7 +170,7 @@ export function drawCall(
     if (role.role === 'key') args[p] = plain(target?.[role.column]);
     else if (role.role === 'parent') {
       const parent = tables.find((t) => t.name === role.parent);
-      const prow = parent === undefined ? undefined : randomRow(rng, episode, parent.name);
+      const prow = parent === undefined ? undefined : randomRow(rng, episode, parent);
       if (parent === undefined || prow === undefined || parent.primaryKey.length !== 1)
         return { rejected: `no ${role.parent} row to link` };
       const key = plain(prow[role.parentColumn]);
@@ -176,6 +206,9 @@ export function drawCall(
       sets.push(`the ${words(role.column)} set to ${JSON.stringify(v)}`);
     }
   }
+  // an ordinary write goal may not ask for what a rule forbids: the oracle would do it and teach breaking the policy
+  const broken = forbidding.find((rule) => ruleHolds(episode, rule, args));
+  if (broken !== undefined) return { rejected: `rule ${broken.name} forbids this ${name} call` };
   let subject = '';
   if (plan.op !== 'insert') {
     const key = Object.fromEntries(keyParams.map(([p, r]) => [r.column, args[p] as Plain]));
@@ -190,21 +223,18 @@ export function drawCall(
   }
   if (refusal !== undefined) {
     const rule = refusal.rule;
-    const check = `SELECT CASE WHEN (${rule.when}) THEN 1 ELSE 0 END AS hit`;
-    const params = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, sqlParam(v)]));
-    const used = Object.fromEntries(
-      Object.entries(params).filter(([k]) => new RegExp(`:${k}\\b`).test(rule.when)),
-    );
-    const hit = Number((episode.sql.statement(check).get(used) as { hit: bigint } | undefined)?.hit ?? 0);
-    if (hit !== 1) return { rejected: `rule ${rule.name} does not apply` };
+    if (!ruleHolds(episode, rule, args)) return { rejected: `rule ${rule.name} does not apply` };
     if (!refusal.probe(name, args)) return { rejected: `${name} would fail anyway` };
   }
   const noun = words(plan.table.name);
+  const stated = [...sets, ...links];
   const text =
     plan.op === 'delete'
       ? `You want ${subject} removed.`
-      : plan.op === 'update'
-        ? `You want ${subject} changed, with ${[...sets, ...links].join(' and ')}.`
-        : `You want a new ${noun} added, with ${[...sets, ...links].join(' and ')}.`;
+      : plan.op === 'update' && stated.length === 0
+        ? `You want to ${verbOf(name)} ${subject}.`
+        : plan.op === 'update'
+          ? `You want ${subject} changed, with ${stated.join(' and ')}.`
+          : `You want a new ${noun} added, with ${stated.join(' and ')}.`;
   return { args, text, references, hidden };
 }

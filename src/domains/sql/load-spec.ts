@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError, InputFileError } from '../../core/errors.js';
@@ -32,16 +32,43 @@ export interface SqlDomain {
   readonly image: Buffer;
   /** The file tasks record as their DB: the SQLite file, or the spec itself for `{ddl, rows}`. */
   readonly dbFile: string;
+  /** What the spec loads with but cannot use, e.g. a rule that can never give a refusal task (file: path: why). */
+  readonly warnings: readonly string[];
+}
+
+/** A file the spec names at `field` must be readable: else the error names the spec, the field and the path. */
+function readable(spec: SqlSpec, field: string, file: string): void {
+  try {
+    accessSync(file, constants.R_OK);
+    if (statSync(file).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+  } catch (e) {
+    throw new InputFileError(
+      spec.file,
+      field,
+      `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix the path (relative to the spec's folder)`,
+    );
+  }
 }
 
 /**
  * The spec's database as a SQLite image: the SQLite file's bytes (never opened for writing), or the DDL file run
  * on an empty database and the rows file (`{table: [{column: value}]}`) inserted with bound parameters.
- * @throws {InputFileError} naming the spec and `$.database` (or the rows file and its JSON path).
+ * @throws {InputFileError} naming the spec and its `$.database` field (or the rows file and its JSON path).
  */
 export function specImage(spec: SqlSpec): Buffer {
   const db = spec.database;
-  if ('sqlite' in db) return readSqliteImage(db.sqlite);
+  if ('sqlite' in db) {
+    readable(spec, '$.database.sqlite', db.sqlite);
+    try {
+      return readSqliteImage(db.sqlite);
+    } catch (e) {
+      if (e instanceof InputFileError)
+        throw new InputFileError(spec.file, '$.database.sqlite', `${db.sqlite}: ${e.reason}`);
+      throw e;
+    }
+  }
+  readable(spec, '$.database.ddl', db.ddl);
+  if (db.rows !== undefined) readable(spec, '$.database.rows', db.rows);
   const conn = new Database(':memory:');
   try {
     try {
@@ -258,15 +285,28 @@ export function loadSqlDomain(file: string): SqlDomain {
       },
     };
     const dbFile = 'sqlite' in spec.database ? spec.database.sqlite : resolve(spec.file);
-    return { spec, domain, templates, tables, image, dbFile };
+    const warnings = synthesis.unusedRules.map(
+      (u) =>
+        `${spec.file}: $.rules[${rules.findIndex((r) => r.name === u.rule)}]: rule ${u.rule} can never give a refusal task: ${u.why}`,
+    );
+    return { spec, domain, templates, tables, image, dbFile, warnings };
   } finally {
     scratch.close();
   }
 }
 
-/** Loads a spec for a CLI flag, turning a missing file into a clear error. */
-export function loadSqlDomainFlag(file: string | undefined, flag = '--domain-spec'): SqlDomain | undefined {
+/**
+ * Loads a spec for a CLI flag, turning a missing file into a clear error; with `warn`, the spec's warnings
+ * (see {@link SqlDomain.warnings}) go to it, one a line.
+ */
+export function loadSqlDomainFlag(
+  file: string | undefined,
+  flag = '--domain-spec',
+  warn?: (line: string) => void,
+): SqlDomain | undefined {
   if (file === undefined) return undefined;
   if (file.trim() === '') throw new ConfigError(`${flag} needs a spec file`);
-  return loadSqlDomain(file);
+  const loaded = loadSqlDomain(file);
+  for (const w of loaded.warnings) warn?.(`warning: ${w}\n`);
+  return loaded;
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { jsonTypeOf } from './schema-info.js';
+import { jsonTypesOf } from './schema-info.js';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -15,8 +15,9 @@ export function deriveOutputSchema(
   if (returns === 'count' || stmt === undefined) return { type: 'integer' };
   const properties: Record<string, unknown> = {};
   for (const c of stmt.columns()) {
-    const t = jsonTypeOf(c.type ?? '');
-    properties[c.name] = t === undefined ? {} : { type: [t, 'null'] };
+    // a column of an expression has no declared type: any value
+    const t = jsonTypesOf(c.type ?? '');
+    properties[c.name] = t === undefined ? {} : { type: [...t, 'null'] };
   }
   const row = { type: 'object', properties, required: Object.keys(properties) };
   return returns === 'row' ? row : { type: 'array', items: row };

@@ -1,4 +1,4 @@
-import { jsonTypeOf, type TableInfo } from './schema-info.js';
+import { jsonTypesOf, type TableInfo } from './schema-info.js';
 import type { SqlToken } from './sql-tokens.js';
 
 /** The column a `:param` is compared with, assigned to or inserted into. */
@@ -148,9 +148,10 @@ export function paramSchema(
 ): Record<string, unknown> {
   if (binding === undefined) return { type: 'string' };
   const column = tables.find((t) => t.name === binding.table)?.columns.find((c) => c.name === binding.column);
-  const type = binding.pattern ? 'string' : (jsonTypeOf(column?.type ?? '') ?? 'string');
+  // a LIKE fragment is text; a column of no type (or BLOB) takes any value
+  const types = binding.pattern ? ['string'] : jsonTypesOf(column?.type ?? '');
   return {
-    type,
+    ...(types === undefined ? {} : { type: types.length === 1 ? types[0] : [...types] }),
     description: binding.pattern
       ? `Text to look for in ${binding.table}.${binding.column}.`
       : `A value of ${binding.table}.${binding.column}.`,

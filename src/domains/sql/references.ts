@@ -158,6 +158,20 @@ export function words(name: string): string {
     .toLowerCase();
 }
 
+/**
+ * Whether a phrase reads as plural by its last word: an `s` ending that is not `ss`, `us` or `is` (`minutes`,
+ * `customers`; not `address`, `status`, `analysis`, `series`, `species`).
+ */
+function plural(phrase: string): boolean {
+  const last = phrase.split(' ').pop() ?? '';
+  return /[^su]s$/.test(last) && !/(ics|series|species|news)$/.test(last);
+}
+
+/** The possessive of a phrase: `album's`, `customers'` (a plural takes only the apostrophe). */
+function possessive(phrase: string): string {
+  return plural(phrase) ? `${phrase}'` : `${phrase}'s`;
+}
+
 /** A reference in words, e.g. `the track whose name is "Balls to the Wall" and whose album's title is "…"`. */
 export function renderReference(tables: readonly TableInfo[], ref: Reference): string {
   const table = tables.find((t) => t.name === ref.table);
@@ -169,8 +183,9 @@ export function renderReference(tables: readonly TableInfo[], ref: Reference): s
   }
   const parts = ref.clauses.map((c) => {
     const parent = c.via === undefined ? undefined : table?.foreignKeys[c.via]?.parent;
-    const owner = parent === undefined ? '' : `${words(parent)}'s `;
-    return `whose ${owner}${words(c.column)} is ${JSON.stringify(c.value)}`;
+    const owner = parent === undefined ? '' : `${possessive(words(parent))} `;
+    const column = words(c.column);
+    return `whose ${owner}${column} ${plural(column) ? 'are' : 'is'} ${JSON.stringify(c.value)}`;
   });
   return `${noun} ${parts.join(' and ')}`;
 }

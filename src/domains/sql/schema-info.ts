@@ -27,18 +27,39 @@ export interface TableInfo {
   readonly primaryKey: readonly string[];
   /** True when the single-column key is an alias of the rowid (`INTEGER PRIMARY KEY`): inserts may omit it. */
   readonly rowidKey: boolean;
+  /** True for a `WITHOUT ROWID` table: it has no `rowid` column (and always a primary key). */
+  readonly withoutRowid: boolean;
   readonly foreignKeys: readonly ForeignKey[];
 }
 
-/** JSON Schema type of a declared column type by SQLite's affinity rules (§3.1 of SQLite's datatype docs). */
-export function jsonTypeOf(declared: string): 'integer' | 'number' | 'string' | undefined {
+/** SQLite's affinity of a declared column type: the five rules of §3.1 of SQLite's datatype docs, in order. */
+export function affinityOf(declared: string): 'INTEGER' | 'TEXT' | 'BLOB' | 'REAL' | 'NUMERIC' {
   const t = declared.toUpperCase();
-  if (t.includes('INT')) return 'integer';
-  if (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT')) return 'string';
-  if (t.includes('DATE') || t.includes('TIME') || t.includes('BLOB')) return 'string';
-  if (t.includes('REAL') || t.includes('FLOA') || t.includes('DOUB')) return 'number';
-  if (t.includes('NUM') || t.includes('DEC')) return 'number';
-  return t === '' ? undefined : 'string';
+  if (t.includes('INT')) return 'INTEGER';
+  if (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT')) return 'TEXT';
+  if (t.includes('BLOB') || t.trim() === '') return 'BLOB';
+  if (t.includes('REAL') || t.includes('FLOA') || t.includes('DOUB')) return 'REAL';
+  return 'NUMERIC';
+}
+
+/**
+ * JSON Schema types of a column's values by its affinity: INTEGER → integer, TEXT → string, REAL → number,
+ * NUMERIC (BIT, BOOLEAN, DECIMAL, DATE, …) → number or string, since a NUMERIC column keeps text that is not a
+ * well-formed number (a date such as `2013-01-01`) as text; BLOB or no type → undefined (any value).
+ */
+export function jsonTypesOf(declared: string): readonly ('integer' | 'number' | 'string')[] | undefined {
+  switch (affinityOf(declared)) {
+    case 'INTEGER':
+      return ['integer'];
+    case 'TEXT':
+      return ['string'];
+    case 'REAL':
+      return ['number'];
+    case 'NUMERIC':
+      return ['number', 'string'];
+    default:
+      return undefined;
+  }
 }
 
 /** Reads every user table of `db` (never `sqlite_*` or cove's own), in name order; views are not tables. */
@@ -97,8 +118,14 @@ export function readSchema(db: Database.Database): TableInfo[] {
       foreignKeys.push({ parent, columns: own as string[], parentColumns: resolved as string[] });
     }
     const only = primaryKey.length === 1 ? columns.find((c) => c.name === primaryKey[0]) : undefined;
-    const rowidKey = only !== undefined && only.type.toUpperCase() === 'INTEGER';
-    return { name, columns, primaryKey, rowidKey, foreignKeys };
+    const withoutRowid =
+      Number(
+        (db.prepare('SELECT wr FROM pragma_table_list(?)').get(name) as { wr: number | bigint } | undefined)
+          ?.wr ?? 0,
+      ) === 1;
+    // in a WITHOUT ROWID table an INTEGER PRIMARY KEY is an ordinary column, not a rowid alias
+    const rowidKey = !withoutRowid && only !== undefined && only.type.toUpperCase() === 'INTEGER';
+    return { name, columns, primaryKey, rowidKey, withoutRowid, foreignKeys };
   });
 }
 

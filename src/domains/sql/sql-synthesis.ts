@@ -9,6 +9,7 @@ import type { DomainSynthesis, DrawRequest, TaskDraft } from '../../tasks/synthe
 import { drawCall } from './draw-call.js';
 import { infoGoal } from './info-goal.js';
 import { type Reference, renderReference, resolveReference } from './references.js';
+import { refusalUse } from './rule-use.js';
 import type { TableInfo } from './schema-info.js';
 import type { SqlRuleJson } from './spec-schema.js';
 import type { SqlTemplate } from './template-tool.js';
@@ -126,11 +127,16 @@ export interface SqlSynthesisInput {
   readonly collections: readonly StateCollection[];
 }
 
+/** The synthesis of a SQL domain, with the rules that can never give a refusal task and why. */
+export interface SqlSynthesis extends DomainSynthesis {
+  readonly unusedRules: readonly { readonly rule: string; readonly why: string }[];
+}
+
 /** Draws of one constraint slot before the whole draft is rejected (keeps hard kinds from being starved). */
 const SLOT_ATTEMPTS = 12;
 
 type Picked =
-  | { readonly type: 'write'; readonly plan: WritePlan }
+  | { readonly type: 'write'; readonly plan: WritePlan; readonly rules: readonly SqlRuleJson[] }
   | { readonly type: 'refusal'; readonly plan: WritePlan; readonly rule: SqlRuleJson }
   | {
       readonly type: 'info';
@@ -146,7 +152,7 @@ type Picked =
  * lookup-by-key read an information kind (the agent must tell a value it returns). Entities the user refers to
  * are described by {@link describeRow} and never by their key at fuzz levels 1–2.
  */
-export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
+export function sqlSynthesis(input: SqlSynthesisInput): SqlSynthesis {
   const { tables } = input;
   const reach = new ToolReach(input.templates, tables);
   const plans = input.templates.flatMap((t) => {
@@ -157,17 +163,24 @@ export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
     const l = lookupParam(t, tables);
     return l === undefined ? [] : [{ template: t, ...l }];
   });
-  const picks: Picked[] = plans.map((plan) => ({ type: 'write', plan }) as const);
+  const picks: Picked[] = plans.map(
+    (plan) =>
+      ({
+        type: 'write',
+        plan,
+        rules: input.rules.filter((r) => r.tool === plan.template.json.name),
+      }) as const,
+  );
   const kinds: ConstraintKind[] = plans.map((p) => writeKind(p, input.collections));
+  const unusedRules: { rule: string; why: string }[] = [];
   for (const rule of input.rules) {
-    const plan = plans.find((p) => p.template.json.name === rule.tool);
-    if (plan === undefined || plan.op === 'insert' || plan.table.primaryKey.length !== 1) continue;
-    const reads = lookups
-      .filter((l) => l.table.name === plan.table.name)
-      .map((l) => ({ tool: l.template.json.name, argument: l.param, constraintArg: 'entity_key' }));
-    if (reads.length === 0) continue;
-    kinds.push(refusalKind(rule, plan, reads));
-    picks.push({ type: 'refusal', plan, rule });
+    const use = refusalUse(rule, plans, lookups);
+    if ('why' in use) {
+      unusedRules.push({ rule: rule.name, why: use.why });
+      continue;
+    }
+    kinds.push(refusalKind(rule, use.plan, use.reads));
+    picks.push({ type: 'refusal', plan: use.plan, rule });
   }
   for (const l of lookups) {
     // something to ask besides the columns a description may use: at least two plain (non-key) columns
@@ -180,6 +193,7 @@ export function sqlSynthesis(input: SqlSynthesisInput): DomainSynthesis {
     picks.push({ type: 'info', template: l.template, param: l.param, table: l.table });
   }
   return {
+    unusedRules,
     kinds,
     draw: (rng, base, request) => draw(rng, base, request, picks, tables, input.collections, reach),
     recheck(base, constraints, fuzz) {
@@ -220,6 +234,11 @@ function draw(
     const touched = new Set<string>();
     // no hidden id may appear in any request text, nor an answer the agent must find in the requests
     const clashes = (text: string, newHidden: readonly string[], answer?: string): string | undefined => {
+      // the oracle acts on a goal once its words are said: two goals in the same words (or one inside the
+      // other's) would be taken for one another
+      const core = (t: string) => t.toLowerCase().replace(/\.$/, '');
+      const same = goals.find((g) => core(g.text).includes(core(text)) || core(text).includes(core(g.text)));
+      if (same !== undefined) return `two goals would be asked for in the same words (${same.constraint})`;
       const texts = [...goals.map((g) => g.text), text].map((t) => t.toLowerCase());
       const ids = [...hidden, ...newHidden];
       const leaked = ids.find((h) => texts.some((t) => t.includes(h.toLowerCase())));
@@ -256,7 +275,8 @@ function draw(
         }
       };
       const rule = pick.type === 'refusal' ? { rule: pick.rule, probe } : undefined;
-      const call = drawCall(rng, episode, pick.plan, tables, base.sql, fuzzy, reach, rule);
+      const forbidding = pick.type === 'write' ? pick.rules : [];
+      const call = drawCall(rng, episode, pick.plan, tables, base.sql, fuzzy, reach, rule, forbidding);
       if ('rejected' in call) return call;
       const clash = clashes(call.text, call.hidden);
       if (clash !== undefined) return { rejected: clash };

@@ -39,6 +39,10 @@ function candidatesOf(t: TableInfo, tables: readonly TableInfo[]): Candidate[] {
   const noun = words(t.name);
   const single = t.primaryKey.length === 1 ? (t.primaryKey[0] as string) : undefined;
   const order = t.primaryKey.length > 0 ? t.primaryKey.map(q).join(', ') : 'rowid';
+  // a WITHOUT ROWID table has no rowid: its new row is read back by its key (always part of the insert there)
+  const inserted = t.withoutRowid
+    ? t.primaryKey.map((c) => `${q(c)} = :${paramName(c)}`).join(' AND ')
+    : 'rowid = last_insert_rowid()';
   if (single !== undefined) {
     const p = paramName(single);
     out.push({
@@ -152,7 +156,7 @@ function candidatesOf(t: TableInfo, tables: readonly TableInfo[]): Candidate[] {
           kind: 'write',
           sql: [
             `INSERT INTO ${q(t.name)} (${all.map((c) => q(c.name)).join(', ')}) ${select}`,
-            `SELECT * FROM ${q(t.name)} WHERE rowid = last_insert_rowid()`,
+            `SELECT * FROM ${q(t.name)} WHERE ${inserted}`,
           ],
           returns: 'row',
         },
@@ -271,8 +275,8 @@ export interface SynthToolsResult {
  * (`get_…_details`), and the natural writes — an update of a non-key column by key (`update_`), an insert that
  * checks its foreign keys (`create_`, for rowid-keyed tables and link tables) and a delete refused while rows
  * refer to it (`delete_`). Tables are ranked by how connected they are (foreign keys in and out); one tool of each kind
- * is taken first, then a search of each table those tools look up or change (so its rows can be found by
- * description), then the rest round-robin over the tables, up to `maxTools`. Every template is validated by execution on a scratch
+ * is taken first (an update or delete with the lookup by key of its table, which a rule's refusal needs), then a
+ * search of each table those tools look up or change (so its rows can be found by description), then the rest round-robin over the tables, up to `maxTools`. Every template is validated by execution on a scratch
  * copy with arguments sampled from the data, and its result checked against its output schema; failures are
  * dropped and reported.
  */
@@ -308,7 +312,20 @@ export function synthTools(
     picked.push(c);
     return true;
   };
-  for (const cat of categories) for (const c of all.filter((x) => x.category === cat)) if (tryAdd(c)) break;
+  // a rule on an update or delete gives refusal tasks only when a read tool looks its row up by key (docs/
+  // sql-domains.md, "Constraints, references and verification"): a table such a write changes gets its get_ next
+  const lookupOf = (c: Candidate) => {
+    if (c.category !== 'update' && c.category !== 'delete') return;
+    if (picked.some((p) => p.category === 'get' && p.table === c.table)) return;
+    const get = all.find((x) => x.category === 'get' && x.table === c.table);
+    if (get !== undefined) tryAdd(get);
+  };
+  for (const cat of categories)
+    for (const c of all.filter((x) => x.category === cat))
+      if (tryAdd(c)) {
+        lookupOf(c);
+        break;
+      }
   // reach: a user names rows by description, so the rows a picked tool looks up or changes (and the parents an
   // insert links) should be findable by a search (docs/sql-domains.md, "The oracle resolves descriptions")
   for (const c of [...picked]) {
@@ -324,7 +341,7 @@ export function synthTools(
       if (search !== undefined) tryAdd(search);
     }
   }
-  for (const c of all) tryAdd(c);
+  for (const c of all) if (tryAdd(c)) lookupOf(c);
   const spec: SqlSpecJson = {
     name: options.name,
     database: { sqlite: options.databasePath },

@@ -30,7 +30,14 @@ export function rowValue(row: Record<string, SqlValue>): Map<string, PyValue> {
 }
 
 function bindValue(name: string, value: PyValue, schema: Readonly<Record<string, unknown>>): SqlValue {
-  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [String(schema.type ?? 'string')];
+  if (schema.type === undefined) {
+    // no type (a column of no declared type, or BLOB): any scalar, integers bound as integers
+    if (value === null || typeof value === 'bigint' || typeof value === 'string') return value;
+    if (typeof value === 'boolean') return value ? 1n : 0n;
+    if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+    throw new ToolError(`${name} must be a string or a number`);
+  }
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [String(schema.type)];
   if (value === null) {
     if (types.includes('null')) return null;
     throw new ToolError(`${name} must not be null`);

@@ -54,3 +54,34 @@ describe('fuzzy references: the smallest unique set of non-key columns', () => {
     ]);
   });
 });
+
+describe('references in words', () => {
+  it('a plural column takes "are", a plural parent only an apostrophe', () => {
+    const orders = {
+      name: 'order',
+      columns: [],
+      primaryKey: ['order_id'],
+      rowidKey: true,
+      withoutRowid: false,
+      foreignKeys: [
+        { parent: 'customers', columns: ['customer_id'], parentColumns: ['customer_id'] },
+        { parent: 'Album', columns: ['album_id'], parentColumns: ['album_id'] },
+      ],
+    };
+    const ref = {
+      table: 'order',
+      key: { order_id: 1 },
+      clauses: [
+        { column: 'minutes', value: 191 },
+        { column: 'status', value: 'open' },
+        { column: 'name', value: 'Ada', via: 0 },
+        { column: 'Title', value: 'Blue', via: 1 },
+        { column: 'ship_address', value: 'Quay 1' },
+      ],
+    };
+    expect(renderReference([orders], ref)).toBe(
+      'the order whose minutes are 191 and whose status is "open" and whose customers\' name is "Ada" and ' +
+        'whose album\'s title is "Blue" and whose ship address is "Quay 1"',
+    );
+  });
+});

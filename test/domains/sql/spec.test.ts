@@ -85,9 +85,24 @@ describe('SQL domain spec', () => {
     expect(e.path).toBe('$.tools[0].sql');
     expect(e.reason).toMatch(/read tool/);
   });
-  it('resolves the database relative to the spec file', () => {
+  it('resolves the database relative to the spec file; a missing one names the spec and the field', () => {
     const e = errorOf({ ...base, database: { sqlite: 'missing.sqlite' } });
-    expect(e.file).toBe(join(dir, `s${n - 1}`, 'missing.sqlite'));
+    const sub = join(dir, `s${n - 1}`);
+    expect([e.file, e.path, e.reason]).toEqual([
+      join(sub, 'spec.json'),
+      '$.database.sqlite',
+      `cannot read ${join(sub, 'missing.sqlite')} (ENOENT); fix the path (relative to the spec's folder)`,
+    ]);
+    const ddl = errorOf({ ...base, database: { ddl: 'schema.sql' } });
+    expect([ddl.path, ddl.reason]).toEqual([
+      '$.database.ddl',
+      `cannot read ${join(dir, `s${n - 1}`, 'schema.sql')} (ENOENT); fix the path (relative to the spec's folder)`,
+    ]);
+    const notDb = errorOf({ ...base, database: { sqlite: 'spec.json' } });
+    expect([notDb.path, notDb.reason]).toEqual([
+      '$.database.sqlite',
+      `${join(dir, `s${n - 1}`, 'spec.json')}: not a SQLite database (no "SQLite format 3" header)`,
+    ]);
   });
   it('refuses parameters that do not match the placeholders', () => {
     const e = errorOf({

@@ -19,9 +19,12 @@ export function askCore(goal: SqlGoal): string {
   return ask.slice(ask.indexOf(' ') + 1).replace(/[.?]$/, '');
 }
 
-/** A write goal as the agent proposes it (after {@link CONFIRM}): the ask without "I would like" and the period. */
+/**
+ * A write goal as the agent proposes it (after {@link CONFIRM}): the ask without "I would like" (or "I would like
+ * to", for an action such as `cancel the visit whose …`) and the period.
+ */
 export function proposalOf(goal: SqlGoal): string {
   return askOf(goal)
-    .replace(/^I would like /, '')
+    .replace(/^I would like (to )?/, '')
     .replace(/\.$/, '');
 }
