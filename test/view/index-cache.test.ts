@@ -54,9 +54,9 @@ const record = (id: string, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
-/** Waits for the sidecar written just after a source's first index (setImmediate). */
+/** Waits (up to 30 s, for a busy machine) for the sidecar written just after a source's first index (setImmediate). */
 async function sidecars(): Promise<string[]> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 1500; i++) {
     const files = (() => {
       try {
         return readdirSync(join(cache, 'view')).filter((f) => f.endsWith('.idx'));
@@ -168,7 +168,7 @@ describe('the index sidecar of a trajectories file', () => {
     await three.ready();
     expect(three.facts().map((f) => f.id)).toEqual(['a', 'b', 'c']);
     const newStamp = contentStamp(file, undefined) as string;
-    for (let i = 0; i < 100 && (await sidecars()).join() !== `${newStamp}.idx`; i++)
+    for (let i = 0; i < 1500 && (await sidecars()).join() !== `${newStamp}.idx`; i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(await sidecars()).toEqual([`${newStamp}.idx`]);
   });
