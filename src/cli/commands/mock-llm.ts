@@ -48,6 +48,7 @@ interface MockFlags {
   hangMs: string;
   slowMs: string;
   seed: string;
+  userStyle: string;
 }
 
 function faultList(text: string): Fault[] {
@@ -85,12 +86,19 @@ export function registerMockLlm(program: Command): void {
     .option('--hang-ms <ms>', 'how long a timeout fault holds the request', '65000')
     .option('--slow-ms <ms>', 'extra delay of a slow fault', '1500')
     .option('--seed <n>', 'seed of the fault draws', '1')
+    .option(
+      '--user-style <style>',
+      'oracle mode: the user answers as stop-token text or as json ({user_message, is_task_complete})',
+      'stop-token',
+    )
     .action(async (flags: MockFlags) => {
       const rate = Number(flags.faultRate);
       if (!Number.isFinite(rate) || rate < 0 || rate > 1)
         throw new ConfigError(`--fault-rate must be between 0 and 1, not '${flags.faultRate}'`);
       if (flags.mode !== 'oracle' && flags.mode !== 'script')
         throw new ConfigError(`--mode must be oracle or script, not '${flags.mode}'`);
+      if (flags.userStyle !== 'stop-token' && flags.userStyle !== 'json')
+        throw new ConfigError(`--user-style must be stop-token or json, not '${flags.userStyle}'`);
       const faults = faultList(flags.faults); // flags first: a bad flag is reported before any file is read
       let sessions: RoleSessions | undefined;
       let script: MockScript | undefined;
@@ -118,6 +126,7 @@ export function registerMockLlm(program: Command): void {
       const { serveApp } = await import('../../server/serve.js');
       const { app } = createMockLlmApp({
         mode: flags.mode,
+        userStyle: flags.userStyle,
         ...(sessions === undefined ? {} : { sessions }),
         ...(script === undefined ? {} : { script }),
         latencyMs: intFlag('--latency-ms', flags.latencyMs, 0),
