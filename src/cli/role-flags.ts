@@ -3,8 +3,8 @@ import type { ChatModelOptions } from '../llm/chat-model.js';
 import { EndpointPool } from '../llm/chat-model.js';
 import { type CoveConfig, type RoleConfig, readCoveConfig, resolveRoleConfig } from '../llm/config.js';
 import { UsageMeter } from '../llm/usage-meter.js';
-import { isUserStyle, USER_STYLES } from '../sim/model-user/user-style.js';
 import type { RoleChoice } from '../run/roles.js';
+import { isUserStyle, USER_STYLES } from '../sim/model-user/user-style.js';
 
 /** Flags that choose and configure the roles of `cove generate`. */
 export interface RoleFlags {
