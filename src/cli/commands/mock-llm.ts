@@ -4,6 +4,7 @@ import { ConfigError, InputFileError } from '../../core/errors.js';
 import { parseWith } from '../../core/schema-helpers.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
+import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import { readPlainJson } from '../../io/read-input.js';
 import type { MockScript } from '../../server/mock-llm/app.js';
 import { FAULTS, type Fault, isFault } from '../../server/mock-llm/faults.js';
@@ -49,6 +50,7 @@ interface MockFlags {
   slowMs: string;
   seed: string;
   userStyle: string;
+  domainSpec?: string;
 }
 
 function faultList(text: string): Fault[] {
@@ -82,6 +84,7 @@ export function registerMockLlm(program: Command): void {
     )
     .option('--mode <mode>', 'oracle (needs --tasks) or script (needs --script)', 'oracle')
     .option('--tasks <file>', 'tasks made by cove (the x-cove-task-id header names one)')
+    .option('--domain-spec <file>', 'oracle mode: the SQL domain spec the tasks were made on')
     .option('--script <file>', 'replies to replay in script mode (see the README)')
     .option('--hang-ms <ms>', 'how long a timeout fault holds the request', '65000')
     .option('--slow-ms <ms>', 'extra delay of a slow fault', '1500')
@@ -114,7 +117,13 @@ export function registerMockLlm(program: Command): void {
         const tasks = readPlainJson(flags.tasks) as CoveTask[];
         const first = blocks[0];
         if (first === undefined) throw new InputFileError(flags.tasks, '$', 'no tasks');
-        const domain = getDomain(first.domain);
+        const spec = loadSqlDomainFlag(flags.domainSpec);
+        if (spec !== undefined && spec.domain.name !== first.domain) {
+          throw new ConfigError(
+            `--domain-spec ${flags.domainSpec} is domain ${spec.domain.name}, but the tasks in ${flags.tasks} are ${first.domain}`,
+          );
+        }
+        const domain = spec?.domain ?? getDomain(first.domain);
         sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
       } else {
         if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');
