@@ -32,7 +32,7 @@ export const roleConfigSchema = z.strictObject({
   max_concurrency: z.number().int().positive().default(64),
   /** Requests started per minute on this endpoint (no limit when absent). */
   requests_per_minute: z.number().int().positive().optional(),
-  /** User role only: how the model speaks (`stop-token`, the default, or `json`; docs/roles.md). */
+  /** User role only: how the model speaks (`stop-token`, the default, or `json`; docs/design.md §5). */
   style: z.enum(USER_STYLES).optional(),
 });
 export type RoleConfig = z.output<typeof roleConfigSchema>;

@@ -27,7 +27,7 @@ export interface TrajectoryRecord {
   readonly seed: number;
   readonly agent: string;
   readonly user: string;
-  /** How the model-played user spoke (`stop-token` or `json`, docs/roles.md); absent for the scripted user and in
+  /** How the model-played user spoke (`stop-token` or `json`, docs/design.md §5); absent for the scripted user and in
    * records made before cove had styles. */
   readonly user_style?: UserStyle;
   readonly settings: TrajectorySettings;

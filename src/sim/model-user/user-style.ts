@@ -1,7 +1,7 @@
 /**
- * How a model-played user speaks (docs/roles.md): `stop-token` answers in plain text and ends the conversation with
+ * How a model-played user speaks (docs/design.md §5): `stop-token` answers in plain text and ends the conversation with
  * ###STOP### (τ²'s user simulator); `json` answers every turn with `{"user_message", "is_task_complete"}`, the
- * user-oriented simulator of the second seed paper (Zhang et al., user-oriented simulation).
+ * user-oriented simulator of "User-Oriented Multi-Turn Dialogue Generation with Tool Use at scale" (Cho, Jeong, Park; arXiv 2601.08225).
  */
 export const USER_STYLES = ['stop-token', 'json'] as const;
 export type UserStyle = (typeof USER_STYLES)[number];
