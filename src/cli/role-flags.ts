@@ -4,6 +4,7 @@ import { EndpointPool } from '../llm/chat-model.js';
 import { type CoveConfig, type RoleConfig, readCoveConfig, resolveRoleConfig } from '../llm/config.js';
 import { UsageMeter } from '../llm/usage-meter.js';
 import type { RoleChoice } from '../run/roles.js';
+import { isUserStyle, USER_STYLES } from '../sim/model-user/user-style.js';
 
 /** Flags that choose and configure the roles of `cove generate`. */
 export interface RoleFlags {
@@ -13,6 +14,8 @@ export interface RoleFlags {
   user?: string;
   userBaseUrl?: string;
   userApiKeyEnv?: string;
+  /** `stop-token` (default) or `json`: how a model-played user speaks. */
+  userStyle?: string;
   config?: string;
   budgetUsd?: string;
   budgetTokens?: string;
@@ -38,7 +41,7 @@ function modelRole(
   role: 'agent' | 'user',
   spec: string,
   config: CoveConfig,
-  flags: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined },
+  flags: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined; style?: string | undefined },
 ): RoleConfig {
   if (!spec.startsWith('openai:')) {
     throw new ConfigError(
@@ -50,6 +53,7 @@ function modelRole(
     model: spec,
     base_url: flags.baseUrl,
     api_key_env: flags.apiKeyEnv,
+    style: flags.style,
   } as Partial<RoleConfig>);
 }
 
@@ -85,6 +89,7 @@ export function resolveRoles(
       ? [
           ['--user-base-url', flags.userBaseUrl],
           ['--user-api-key-env', flags.userApiKeyEnv],
+          ['--user-style', flags.userStyle],
         ]
       : []),
   ].filter(([, v]) => v !== undefined);
@@ -94,6 +99,14 @@ export function resolveRoles(
     throw new ConfigError(
       `${names} applies to a model-played ${role}, but the ${role} is ${role === 'agent' ? 'the oracle' : 'scripted'}; ` +
         `add --${role} openai:<model>, or drop ${names}`,
+    );
+  }
+  if (flags.userStyle !== undefined && !isUserStyle(flags.userStyle)) {
+    throw new ConfigError(`--user-style must be ${USER_STYLES.join(' or ')}, not '${flags.userStyle}'`);
+  }
+  if (userSpec === 'scripted' && config.roles.user?.style !== undefined) {
+    throw new ConfigError(
+      `${flags.config}: $.roles.user.style applies to a model-played user, but the user is scripted; add --user openai:<model>, or remove style`,
     );
   }
   const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted';
@@ -120,7 +133,11 @@ export function resolveRoles(
     user:
       userSpec === 'scripted'
         ? 'scripted'
-        : modelRole('user', userSpec, config, { baseUrl: flags.userBaseUrl, apiKeyEnv: flags.userApiKeyEnv }),
+        : modelRole('user', userSpec, config, {
+            baseUrl: flags.userBaseUrl,
+            apiKeyEnv: flags.userApiKeyEnv,
+            style: flags.userStyle,
+          }),
   };
   const maxCostUsd = positive('--budget-usd', flags.budgetUsd) ?? config.budget.max_cost_usd;
   if (maxCostUsd !== undefined) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigError, InputFileError } from '../core/errors.js';
 import { describeIssue, formatIssuePath } from '../core/schema-helpers.js';
 import { readPlainJson } from '../io/read-input.js';
+import { USER_STYLES } from '../sim/model-user/user-style.js';
 
 /**
  * Model-played roles (docs/design.md §5): per role, an OpenAI-compatible endpoint and sampling settings. Set by flags
@@ -31,6 +32,8 @@ export const roleConfigSchema = z.strictObject({
   max_concurrency: z.number().int().positive().default(64),
   /** Requests started per minute on this endpoint (no limit when absent). */
   requests_per_minute: z.number().int().positive().optional(),
+  /** User role only: how the model speaks (`stop-token`, the default, or `json`; docs/design.md §5). */
+  style: z.enum(USER_STYLES).optional(),
 });
 export type RoleConfig = z.output<typeof roleConfigSchema>;
 
@@ -83,6 +86,11 @@ export function resolveRoleConfig(
     ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
   };
   const result = roleConfigSchema.safeParse(merged);
+  if (result.success && result.data.style !== undefined && role !== 'user') {
+    throw new ConfigError(
+      `${role} role: style applies to the user role only (roles.user.style or --user-style); remove it`,
+    );
+  }
   if (result.success) {
     const protocol = new URL(result.data.base_url).protocol;
     if (protocol !== 'http:' && protocol !== 'https:') {

@@ -8,6 +8,7 @@ import { tau2Evaluator } from '../eval/tau2-evaluator.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import { longestIdenticalRun } from '../sim/call-key.js';
 import type { EpisodeOutcome } from '../sim/episode-session.js';
+import type { UserStyle } from '../sim/model-user/user-style.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
 import type { RunTask } from '../tasks/task.js';
@@ -23,6 +24,8 @@ export interface RoleFactory {
   /** Names recorded in trajectories (`oracle`, `scripted`, `openai:<model>`). */
   readonly agentName: string;
   readonly userName: string;
+  /** How a model-played user speaks (absent for the scripted user); recorded as `user_style`. */
+  readonly userStyle?: UserStyle;
   createAgent(task: RunTask, rng: Rng): Agent;
   createUser(task: RunTask, rng: Rng): UserSimulator;
 }
@@ -121,7 +124,11 @@ export async function runTaskEpisode(
     );
     return await episodeRecord(
       context,
-      { agent: context.roles.agentName, user: context.roles.userName },
+      {
+        agent: context.roles.agentName,
+        user: context.roles.userName,
+        ...(context.roles.userStyle === undefined ? {} : { userStyle: context.roles.userStyle }),
+      },
       { task, index },
       {
         id: episodeId(context, task, trial, attempt),
@@ -218,7 +225,7 @@ export async function episodeRecord(
     | 'gamma'
     | 'rewardBy'
   >,
-  names: { readonly agent: string; readonly user: string },
+  names: { readonly agent: string; readonly user: string; readonly userStyle?: UserStyle },
   { task, index }: IndexedTask,
   finished: FinishedEpisode,
 ): Promise<TrajectoryRecord> {
@@ -253,6 +260,7 @@ export async function episodeRecord(
     seed: finished.seed,
     agent: names.agent,
     user: names.user,
+    ...(names.userStyle === undefined ? {} : { user_style: names.userStyle }),
     settings: context.settings,
     db_sha256: context.dbSha256,
     messages: outcome.messages,

@@ -5,6 +5,9 @@ import type { RoleConfig } from '../llm/config.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import { LlmAgent } from '../sim/llm-agent.js';
 import { LlmUser } from '../sim/llm-user.js';
+import { JsonUser } from '../sim/model-user/json-user.js';
+import { JSON_USER_GUIDELINES } from '../sim/model-user/json-user-prompt.js';
+import type { UserStyle } from '../sim/model-user/user-style.js';
 import { scenarioText, userSystemPrompt } from '../sim/user-guidelines.js';
 import type { CoveBlock } from '../tasks/cove-task.js';
 import type { RunTask } from '../tasks/task.js';
@@ -34,7 +37,8 @@ export interface RoleChoice {
 
 /**
  * Builds the role factory of a run. Scripted roles need generated tasks (`cove` block); a model agent gets the
- * run's system prompt and tools; a model user gets the user guidelines and the task's τ² scenario.
+ * run's system prompt and tools; a model user gets the user guidelines and the task's τ² scenario (in the JSON
+ * style, cove's JSON-user guidelines instead of `userGuidelines`).
  * @throws {ConfigError} for a domain without scripted roles, or a model role without an API key.
  */
 export function createRoleFactory(
@@ -54,9 +58,12 @@ export function createRoleFactory(
     choice.agent === 'oracle' ? undefined : new ChatModel('agent', choice.agent, context.models);
   const userModel =
     choice.user === 'scripted' ? undefined : new ChatModel('user', choice.user, context.models);
+  const userStyle: UserStyle | undefined =
+    userModel === undefined ? undefined : (userModel.config.style ?? 'stop-token');
   return {
     agentName: agentModel === undefined ? 'oracle' : agentModel.config.model,
     userName: userModel === undefined ? 'scripted' : userModel.config.model,
+    ...(userStyle === undefined ? {} : { userStyle }),
     createAgent: (task, rng) =>
       agentModel === undefined
         ? (sim as NonNullable<typeof sim>).createOracleAgent(coveBlockFor(task, 'the oracle agent'), rng)
@@ -64,14 +71,23 @@ export function createRoleFactory(
     createUser: (task, rng) =>
       userModel === undefined
         ? (sim as NonNullable<typeof sim>).createScriptedUser(coveBlockFor(task, 'the scripted user'), rng)
-        : new LlmUser(
-            userModel,
-            userSystemPrompt(
-              context.userGuidelines,
-              scenarioText(task.user_scenario.instructions, task.user_scenario.persona),
+        : userStyle === 'json'
+          ? new JsonUser(
+              userModel,
+              userSystemPrompt(
+                JSON_USER_GUIDELINES,
+                scenarioText(task.user_scenario.instructions, task.user_scenario.persona),
+              ),
+              task.id,
+            )
+          : new LlmUser(
+              userModel,
+              userSystemPrompt(
+                context.userGuidelines,
+                scenarioText(task.user_scenario.instructions, task.user_scenario.persona),
+              ),
+              task.id,
             ),
-            task.id,
-          ),
   };
 }
 

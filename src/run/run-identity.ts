@@ -42,6 +42,8 @@ export interface GenerateIdentity {
   readonly text: string;
   readonly agent: string;
   readonly user: string;
+  /** `--user-style`; recorded only when not the default `stop-token`, so earlier run folders still resume. */
+  readonly userStyle?: string;
 }
 
 /**
@@ -65,6 +67,9 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
     text: identity.text,
     agent: identity.agent,
     user: identity.user,
+    ...(identity.userStyle === undefined || identity.userStyle === 'stop-token'
+      ? {}
+      : { user_style: identity.userStyle }),
   };
 }
 

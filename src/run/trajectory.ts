@@ -3,6 +3,7 @@ import type { OpenAiTool } from '../env/openai-tools.js';
 import type { Evaluation } from '../eval/evaluator.js';
 import { IDENTICAL_CALL_RUN_LIMIT } from '../sim/call-key.js';
 import type { ChatMessage } from '../sim/messages.js';
+import type { UserStyle } from '../sim/model-user/user-style.js';
 import type { TerminationReason } from '../sim/run-episode.js';
 import type { Verification } from '../verify/verification.js';
 
@@ -10,7 +11,7 @@ import type { Verification } from '../verify/verification.js';
 export interface TrajectorySettings {
   readonly semantics: 'parity' | 'fixed';
   readonly text: 'cove' | 'tau2';
-  /** Which user guidelines played the user (`scripted`, `cove-1`, `tau2`). */
+  /** Which user guidelines played the user (`scripted`, `cove-1`, `tau2`, `cove-json-1` for the JSON user). */
   readonly guidelines: string;
 }
 
@@ -26,6 +27,9 @@ export interface TrajectoryRecord {
   readonly seed: number;
   readonly agent: string;
   readonly user: string;
+  /** How the model-played user spoke (`stop-token` or `json`, docs/design.md §5); absent for the scripted user and in
+   * records made before cove had styles. */
+  readonly user_style?: UserStyle;
   readonly settings: TrajectorySettings;
   readonly db_sha256: string;
   readonly messages: readonly ChatMessage[];

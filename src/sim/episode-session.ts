@@ -267,11 +267,13 @@ export class EpisodeSession {
 
   async #userTurn(): Promise<void> {
     let content: string;
+    let stop = false;
     try {
       this.#signal?.throwIfAborted();
       const turn = await this.#user.respond(this.#visible, this.#signal);
       this.#userUsage = addUsage(this.#userUsage, turn.usage);
       content = turn.content;
+      stop = turn.stop === true;
       if (turn.usage !== undefined)
         this.messageUsage.push({ message_index: this.messages.length, ...turn.usage });
     } catch (e) {
@@ -285,7 +287,7 @@ export class EpisodeSession {
     this.#steps++;
     this.messages.push({ role: 'user', content });
     this.#visible.push({ role: 'user', content });
-    const stopped = hasStopToken(content);
+    const stopped = stop || hasStopToken(content);
     if (!this.#checkLimits() && stopped) this.#finish('user_stop');
   }
 

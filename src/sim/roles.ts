@@ -29,6 +29,9 @@ export interface Agent {
 export interface UserTurn {
   readonly content: string;
   readonly usage?: Usage;
+  /** The user ends the conversation with this turn (the JSON user's `is_task_complete`), like a stop token in
+   * `content` does. */
+  readonly stop?: boolean;
 }
 
 /** What the user simulator sees: only text exchanged with the agent (never tool calls or results), as in τ². */

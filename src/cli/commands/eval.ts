@@ -133,6 +133,11 @@ export function registerEval(program: Command): void {
       if (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted') {
         throw new ConfigError('cove eval needs --agent openai:<model> and --user openai:<model>');
       }
+      if (roles.choice.user.style === 'json') {
+        throw new ConfigError(
+          `${flags.config}: $.roles.user.style: cove eval plays τ²'s stop-token user only (the benchmark's protocol); remove style`,
+        );
+      }
       const domainDir = resolveTau2DomainDir(domain.name, {
         explicit: flags.tau2Data,
         fromEnv: process.env.COVE_TAU2_DATA,

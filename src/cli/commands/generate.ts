@@ -8,6 +8,7 @@ import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
 import { generateFingerprint } from '../../run/run-identity.js';
+import { JSON_USER_GUIDELINES_LABEL } from '../../sim/model-user/json-user-prompt.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
@@ -83,6 +84,10 @@ export function registerGenerate(program: Command): void {
       'user simulator: scripted, or openai:<model> (default: scripted, or the config file)',
     )
     .option('--user-base-url <url>', 'OpenAI-compatible base URL of the user model')
+    .option(
+      '--user-style <style>',
+      'how a model user speaks: stop-token (plain text ending with ###STOP###) or json ({user_message, is_task_complete})',
+    )
     .option(
       '--user-api-key-env <name>',
       'environment variable with the user API key (default OPENAI_API_KEY)',
@@ -222,7 +227,12 @@ export function registerGenerate(program: Command): void {
     const settings = {
       semantics,
       text,
-      guidelines: factory.userName === 'scripted' ? 'scripted' : guidelinesLabel(text),
+      guidelines:
+        factory.userName === 'scripted'
+          ? 'scripted'
+          : factory.userStyle === 'json'
+            ? JSON_USER_GUIDELINES_LABEL
+            : guidelinesLabel(text),
     };
     let interrupted = false;
     const onSignal = () => {
@@ -251,6 +261,7 @@ export function registerGenerate(program: Command): void {
       text,
       agent: factory.agentName,
       user: factory.userName,
+      ...(factory.userStyle === undefined ? {} : { userStyle: factory.userStyle }),
     });
     const runOptions: GenerateRunOptions = {
       domain,

@@ -4,6 +4,7 @@ import { ConfigError, InputFileError } from '../../core/errors.js';
 import { parseWith } from '../../core/schema-helpers.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
+import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import { readPlainJson } from '../../io/read-input.js';
 import type { MockScript } from '../../server/mock-llm/app.js';
 import { FAULTS, type Fault, isFault } from '../../server/mock-llm/faults.js';
@@ -48,6 +49,8 @@ interface MockFlags {
   hangMs: string;
   slowMs: string;
   seed: string;
+  userStyle: string;
+  domainSpec?: string;
 }
 
 function faultList(text: string): Fault[] {
@@ -81,16 +84,24 @@ export function registerMockLlm(program: Command): void {
     )
     .option('--mode <mode>', 'oracle (needs --tasks) or script (needs --script)', 'oracle')
     .option('--tasks <file>', 'tasks made by cove (the x-cove-task-id header names one)')
+    .option('--domain-spec <file>', 'oracle mode: the SQL domain spec the tasks were made on')
     .option('--script <file>', 'replies to replay in script mode (see the README)')
     .option('--hang-ms <ms>', 'how long a timeout fault holds the request', '65000')
     .option('--slow-ms <ms>', 'extra delay of a slow fault', '1500')
     .option('--seed <n>', 'seed of the fault draws', '1')
+    .option(
+      '--user-style <style>',
+      'oracle mode: the user answers as stop-token text or as json ({user_message, is_task_complete})',
+      'stop-token',
+    )
     .action(async (flags: MockFlags) => {
       const rate = Number(flags.faultRate);
       if (!Number.isFinite(rate) || rate < 0 || rate > 1)
         throw new ConfigError(`--fault-rate must be between 0 and 1, not '${flags.faultRate}'`);
       if (flags.mode !== 'oracle' && flags.mode !== 'script')
         throw new ConfigError(`--mode must be oracle or script, not '${flags.mode}'`);
+      if (flags.userStyle !== 'stop-token' && flags.userStyle !== 'json')
+        throw new ConfigError(`--user-style must be stop-token or json, not '${flags.userStyle}'`);
       const faults = faultList(flags.faults); // flags first: a bad flag is reported before any file is read
       let sessions: RoleSessions | undefined;
       let script: MockScript | undefined;
@@ -106,7 +117,13 @@ export function registerMockLlm(program: Command): void {
         const tasks = readPlainJson(flags.tasks) as CoveTask[];
         const first = blocks[0];
         if (first === undefined) throw new InputFileError(flags.tasks, '$', 'no tasks');
-        const domain = getDomain(first.domain);
+        const spec = loadSqlDomainFlag(flags.domainSpec);
+        if (spec !== undefined && spec.domain.name !== first.domain) {
+          throw new ConfigError(
+            `--domain-spec ${flags.domainSpec} is domain ${spec.domain.name}, but the tasks in ${flags.tasks} are ${first.domain}`,
+          );
+        }
+        const domain = spec?.domain ?? getDomain(first.domain);
         sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
       } else {
         if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');
@@ -118,6 +135,7 @@ export function registerMockLlm(program: Command): void {
       const { serveApp } = await import('../../server/serve.js');
       const { app } = createMockLlmApp({
         mode: flags.mode,
+        userStyle: flags.userStyle,
         ...(sessions === undefined ? {} : { sessions }),
         ...(script === undefined ? {} : { script }),
         latencyMs: intFlag('--latency-ms', flags.latencyMs, 0),

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { Rng } from '../../core/rng.js';
-import type { ChatMessage, ToolMessage } from '../../sim/messages.js';
+import { type ChatMessage, hasStopToken, STOP_TOKENS, type ToolMessage } from '../../sim/messages.js';
 import type { VisibleMessage } from '../../sim/roles.js';
 import type { CoveTask } from '../../tasks/cove-task.js';
 import { type Fault, pickFault } from './faults.js';
@@ -40,6 +40,9 @@ export interface MockScript {
 /** Options of the mock server. */
 export interface MockLlmOptions {
   readonly mode: 'oracle' | 'script';
+  /** In oracle mode, how the scripted user answers: plain text (default) or the JSON user's
+   * `{"user_message", "is_task_complete"}` (`--user-style json`). */
+  readonly userStyle?: 'stop-token' | 'json';
   readonly sessions?: RoleSessions;
   readonly script?: MockScript;
   /** Delay before every answer, in milliseconds. @defaultValue 0 */
@@ -98,6 +101,25 @@ function conversation(messages: readonly ApiMessage[]): ChatMessage[] {
     } else out.push({ role: 'user', content: m.content ?? '' });
   }
   return out;
+}
+
+/** The scripted user's text as a JSON-user turn: stop tokens become `is_task_complete: true`. */
+function toJsonTurn(text: string): string {
+  const stripped = STOP_TOKENS.reduce((t, token) => t.split(token).join(''), text).trim();
+  return JSON.stringify({
+    user_message: stripped === '' ? 'Thank you, that is all.' : stripped,
+    is_task_complete: hasStopToken(text),
+  });
+}
+
+/** The text of one of the JSON user's own earlier turns (as sent back in the request). */
+function fromJsonTurn(content: string): string {
+  try {
+    const value = JSON.parse(content) as { user_message?: unknown };
+    return typeof value.user_message === 'string' ? value.user_message : content;
+  } catch {
+    return content;
+  }
 }
 
 function tokens(text: string): number {
@@ -160,10 +182,15 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
             ? { content: m.content, tool_calls: m.tool_calls.map((t) => ({ ...t })) }
             : { content: m.role === 'assistant' ? m.content : '' };
       } else {
+        const json = options.userStyle === 'json';
         const visible: VisibleMessage[] = messages
           .filter((m) => m.role !== 'system')
-          .map((m) => ({ role: m.role === 'user' ? 'agent' : 'user', content: m.content ?? '' }));
-        reply = { content: await options.sessions.userTurn(taskId, visible) };
+          .map((m) => ({
+            role: m.role === 'user' ? 'agent' : 'user',
+            content: json && m.role === 'assistant' ? fromJsonTurn(m.content ?? '') : (m.content ?? ''),
+          }));
+        const text = await options.sessions.userTurn(taskId, visible);
+        reply = { content: json ? toJsonTurn(text) : text };
       }
     } else {
       // the judge gets one request per episode: its n-th reply goes to the n-th judge request of the task

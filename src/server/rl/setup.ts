@@ -83,6 +83,11 @@ export function setupRlService(setup: ServeSetup): RlService {
   const guidelines = tau2Dir === undefined ? COVE_USER_GUIDELINES : tau2UserGuidelines(tau2Root(tau2Dir));
   const config: CoveConfig =
     setup.config === undefined ? { roles: {}, prices: {}, budget: {} } : readCoveConfig(setup.config);
+  if (config.roles.user?.style === 'json') {
+    throw new ConfigError(
+      `${setup.config}: $.roles.user.style: cove serve plays model users in the stop-token style only; remove style`,
+    );
+  }
   const users = new UserFactory(domain, {
     ...(config.roles.user === undefined ? {} : { fromConfig: config.roles.user as Partial<RoleConfig> }),
     ...(setup.userBaseUrl === undefined ? {} : { baseUrl: setup.userBaseUrl }),
