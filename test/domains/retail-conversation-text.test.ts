@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateInProcess } from '../helpers/generate-in-process.js';
+
+/**
+ * Issue 13: conversation-text bugs found by a fresh-user check, scanned in a generated run of 300 Retail tasks
+ * (oracle agent, scripted user). Each check is a regex over the messages that counts the bad pattern; every
+ * count must be 0.
+ */
+interface Message {
+  role: string;
+  content?: string | null;
+}
+interface Record {
+  messages: Message[];
+  verification: { score: number; stateMatch: boolean };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'cove-convo-text-'));
+let records: Record[] = [];
+
+beforeAll(async () => {
+  await generateInProcess({ n: 300, out: dir });
+  records = readFileSync(join(dir, 'trajectories.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record);
+}, 600_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every (previous assistant text, message) pair of `role`, in order. */
+function pairs(role: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const r of records) {
+    let last = '';
+    for (const m of r.messages) {
+      if (m.role === role && m.content) out.push([last, m.content]);
+      if (m.role === 'assistant' && m.content) last = m.content;
+    }
+  }
+  return out;
+}
+
+function bad(role: string, test: (prev: string, text: string) => boolean): string[] {
+  return pairs(role)
+    .filter(([p, t]) => test(p, t))
+    .map(([p, t]) => `${p} => ${t}`);
+}
+
+const REFUSAL = /\b(sorry|unfortunately|afraid|cannot|can't)\b/i;
+// the persona praise openers; a closing message (###STOP###) may thank the agent whatever came before
+const PRAISE =
+  /You are (a star|the best)|Awesome|Oh wonderful|(?:^|[.!?] )Lovely|How nice|[Pp]erfect!|Thank you so much!/;
+const DETAIL_QUESTION = /\b(which|email|zip code)\b[^.!?]*\?$/i;
+
+describe('retail conversation text (issue 13)', () => {
+  it('runs the oracle to full score', () => {
+    expect(records.length).toBe(300);
+    for (const r of records) expect([r.verification.score, r.verification.stateMatch]).toEqual([1, true]);
+  });
+
+  it('fits persona remarks to the situation: no praise on a refusal or a detail question, no filler opening', () => {
+    expect(
+      bad(
+        'user',
+        (p, t) => PRAISE.test(t) && !t.includes('###STOP###') && REFUSAL.test(p) && !/\bdone\b/i.test(p),
+      ),
+    ).toEqual([]);
+    expect(bad('user', (p, t) => PRAISE.test(t) && DETAIL_QUESTION.test(p))).toEqual([]);
+    const firsts = records.map((r) => r.messages.find((m) => m.role === 'user')?.content ?? '');
+    const filler = /Okay, I think so|You are (a star|the best)|Oh, perfect|Awesome|Oh good|Hmm, okay|Phew/;
+    expect(firsts.filter((t) => filler.test(t))).toEqual([]);
+  });
+
+  it('never says the same opener twice in a row and joins remarks as sentences', () => {
+    expect(bad('user', (_, t) => /(?:^|[.!?] )([A-Z][^.!?]{1,40}[.!?]) \1/.test(t))).toEqual([]);
+    const glued =
+      /[a-z] (?:(?:My|Our) (?:sister|partner|neighbor|friend|kid)|(?:The weather|Traffic|Work) (?:has been|was)|Much appreciated|Thanks a lot|Kind regards|Best regards|Let's get this done)/;
+    expect(bad('user', (_, t) => glued.test(t))).toEqual([]);
+    expect(bad('user', (_, t) => /[.!?] [a-z]/.test(t))).toEqual([]);
+  });
+});
