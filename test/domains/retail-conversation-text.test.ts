@@ -81,4 +81,28 @@ describe('retail conversation text (issue 13)', () => {
     expect(bad('user', (_, t) => glued.test(t))).toEqual([]);
     expect(bad('user', (_, t) => /[.!?] [a-z]/.test(t))).toEqual([]);
   });
+
+  it('holds a refusal after push-back with the refusal’s own reason', () => {
+    const reasons: [RegExp, RegExp][] = [
+      [/not on your account|different account/, /your own account/],
+      [/same product/, /same product/],
+      [/method it was paid with/, /original payment method/],
+      [/changed once|modified, which can only be done once/, /changed once/],
+    ];
+    let held = 0;
+    const wrong: string[] = [];
+    for (const r of records) {
+      let refusal = '';
+      for (const m of r.messages) {
+        if (m.role !== 'assistant' || !m.content) continue;
+        if (/make an exception/.test(m.content)) {
+          held++;
+          const why = reasons.find(([r]) => r.test(refusal))?.[1] ?? /only (pending|delivered) orders/;
+          if (!why.test(m.content)) wrong.push(`${refusal} => ${m.content}`);
+        } else if (REFUSAL.test(m.content)) refusal = m.content;
+      }
+    }
+    expect(held).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
+  });
 });

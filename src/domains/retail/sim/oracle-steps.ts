@@ -287,10 +287,30 @@ export function refusalText(
   }
 }
 
-/** The agent's answer when the customer pushes back on a refusal: the policy still applies. */
-export function refusalAgain(rng: Rng): string {
-  return say(rng, [
-    "I understand[ how frustrating this is|], but I'm afraid I cannot make an exception: the policy does not allow it for this order.",
-    "I'm sorry, I really can't make an exception here; the order's status does not allow it.",
-  ]);
+/**
+ * The agent's answer when the customer pushes back on a refusal: the policy still applies, for the refusal's own
+ * reason (`action`: the refused action of the request).
+ */
+export function refusalAgain(rng: Rng, action: string): string {
+  const why = REASONS[action] ?? "the order's status does not allow it";
+  return say(
+    rng,
+    [
+      "I understand[ how frustrating this is|], but I'm afraid I cannot make an exception: {why}.",
+      "I'm sorry, I really can't make an exception here; {why}.",
+    ],
+    { why },
+  );
 }
+
+/** Why each refused action stays refused (docs/conversations.md), as a clause. */
+const REASONS: Readonly<Record<string, string>> = {
+  cancel: 'only pending orders can be cancelled',
+  return: 'only delivered orders can be returned',
+  exchange: 'only delivered orders can have their items exchanged',
+  modify_address: 'only pending orders can have their shipping address changed',
+  exchange_other_product: 'an item can only be exchanged for another option of the same product',
+  refund_other_method: 'a refund can only go to the original payment method or to a gift card',
+  second_item_change: "an order's items can only be changed once",
+  other_users_order: 'I can only help with orders placed from your own account',
+};
