@@ -105,4 +105,15 @@ describe('retail conversation text (issue 13)', () => {
     expect(held).toBeGreaterThan(0);
     expect(wrong).toEqual([]);
   });
+
+  it('pushes back on a refused second item change naming the refused item', () => {
+    const refused = /cannot change the ([a-z -]+?) as well|so the ([a-z -]+?) cannot be changed now/;
+    const named = /(?:exception for|really need|counting on) the ([a-z -]+?)[?.!]/;
+    const wrong = bad('user', (p, t) => {
+      const r = refused.exec(p);
+      const n = named.exec(t);
+      return r !== null && n !== null && n[1] !== (r[1] ?? r[2]);
+    });
+    expect(wrong).toEqual([]);
+  });
 });

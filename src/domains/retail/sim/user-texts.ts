@@ -317,6 +317,10 @@ export function opening(rng: Rng, core: string, identity?: string): string {
 
 /** A product the request is about (lower-cased), when the customer knows one by name. */
 function productOf(r: RetailRequest): string | undefined {
+  // a refused second item change is about its own item, not the order's reference product
+  if (r.kind === 'refusal' && r.swaps !== undefined) {
+    for (const x of r.swaps) if (x.item.strategy !== 'id') return x.item.product_name.toLowerCase();
+  }
   if ('items' in r && r.items !== undefined) {
     for (const x of r.items) {
       const ref = 'replacement' in x ? x.item : x;
