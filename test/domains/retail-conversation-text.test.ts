@@ -116,4 +116,22 @@ describe('retail conversation text (issue 13)', () => {
     });
     expect(wrong).toEqual([]);
   });
+
+  it('writes agent sentences with a capital, questions with "?", each product once', () => {
+    expect(bad('assistant', (_, t) => /[.!?] [a-z]/.test(t))).toEqual([]);
+    expect(
+      bad('assistant', (_, t) => /(?:^|[.!?] )(?:Could|Can|Would|Shall|Should) (?:you|I)\b[^.!?]*\./.test(t)),
+    ).toEqual([]);
+    const lists = /(?:one|your order(?: \(#W\d+\))?) with the ([a-z -]+(?:, [a-z -]+)*(?: and [a-z -]+)?)/g;
+    const repeated = bad('assistant', (_, t) =>
+      [...t.matchAll(lists)].some((m) => {
+        const names = (m[1] as string).split(/, | and /);
+        return new Set(names).size !== names.length;
+      }),
+    );
+    expect(repeated).toEqual([]);
+    expect(
+      bad('assistant', (_, t) => /zip code (?:does not|doesn't) match[^?]*full name and zip code/.test(t)),
+    ).toEqual([]);
+  });
 });

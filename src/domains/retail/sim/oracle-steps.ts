@@ -1,4 +1,5 @@
 import type { Rng } from '../../../core/rng.js';
+import { sentences } from '../../../sim/scripted/behaviour.js';
 import { say } from '../../../sim/scripted/grammar.js';
 import type { UserState } from '../synthesis/fuzzify.js';
 import type { AddressView, OrderItemView, OrderView, UserView } from '../synthesis/views.js';
@@ -177,6 +178,17 @@ export function reportText(
   const order = orders.get(call.arguments.order_id as string);
   const it = order === undefined ? 'the order' : orderSummary(said, order);
   const done = say(rng, ['Done:', 'All set:', 'That is done:', 'Done!', 'Great news:', 'All done:']);
+  return sentences(reportBody(call, done, it, order, user, rng));
+}
+
+function reportBody(
+  call: WriteCall,
+  done: string,
+  it: string,
+  order: OrderView | undefined,
+  user: UserView | undefined,
+  rng: Rng,
+): string {
   switch (call.name) {
     case 'cancel_pending_order':
       return say(rng, [
@@ -220,7 +232,7 @@ export function infoText(rng: Rng, args: Args, state: UserState, said: string): 
     return say(rng, [
       `You paid ${paid} for ${orderSummary(said, o)}.`,
       `The total charged for ${orderSummary(said, o)} was ${paid}.`,
-      `[I checked: |Let me see... ]${orderSummary(said, o)} came to ${paid} in total.`,
+      `[I checked: |Let me see: ]${orderSummary(said, o)} came to ${paid} in total.`,
     ]);
   }
   const m = state.user.payment_methods[args.payment_method_id as string];
