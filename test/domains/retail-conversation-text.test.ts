@@ -134,4 +134,10 @@ describe('retail conversation text (issue 13)', () => {
       bad('assistant', (_, t) => /zip code (?:does not|doesn't) match[^?]*full name and zip code/.test(t)),
     ).toEqual([]);
   });
+
+  it('has no user slips: a capital after a comma, a doubled article, an imperative asked as a question', () => {
+    expect(bad('user', (_, t) => /, (?:My|The|It's) /.test(t))).toEqual([]);
+    expect(bad('user', (_, t) => /\bthe (?:new )?the\b/.test(t))).toEqual([]);
+    expect(bad('user', (_, t) => /(?:^|[.!?] )(?:Please|Pls) [^.!?]*\?/.test(t))).toEqual([]);
+  });
 });

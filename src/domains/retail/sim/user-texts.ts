@@ -113,7 +113,7 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          "I've moved. [Please update|Can you update] the default address on my account to {addr}?",
+          "I've moved. [Please update the default address on my account to {addr}.|Can you update the default address on my account to {addr}?]",
           'Can you change my profile address to {addr}?',
           'My address [has changed|is different now]; please set it to {addr}.',
         ],
@@ -335,7 +335,8 @@ function productOf(r: RetailRequest): string | undefined {
 export function subjectOf(rng: Rng, r: RetailRequest): string {
   const p = productOf(r);
   const thing = p === undefined ? 'the order' : `the ${p}`;
-  const pick = (xs: string[]) => say(rng, xs, { t: thing }).replace(/^./, (c) => c.toLowerCase());
+  const pick = (xs: string[]) =>
+    say(rng, xs, { t: thing, p: p ?? 'order' }).replace(/^./, (c) => c.toLowerCase());
   switch (r.kind) {
     case 'cancel_pending_order':
       return pick(['the cancellation', 'cancelling it', 'cancelling the order with {t}']);
@@ -344,7 +345,7 @@ export function subjectOf(rng: Rng, r: RetailRequest): string {
     case 'modify_pending_order_payment':
       return pick(['the payment change', 'switching the payment', 'that payment method']);
     case 'modify_pending_order_items':
-      return pick(['the change', 'swapping {t}', 'the new {t}'.replace('the the', 'the')]);
+      return pick(['the change', 'swapping {t}', 'the new {p}']);
     case 'exchange_delivered_order_items':
       return pick(['the exchange', 'exchanging {t}', 'the exchange of {t}']);
     case 'return_delivered_order_items':
