@@ -30,7 +30,7 @@ const ANSWER: Record<Persona, readonly string[]> = {
   anxious: ['Okay.', 'Um, okay.', 'Alright, [let me see|here goes].'],
   confused: ['Hmm, let me think.', 'Um, let me see.', 'Hang on, let me [check|see].', 'Oh, right.'],
   formal: ['Certainly.', 'Of course.', 'Very well.'],
-  friendly: ['Sure!', 'Of course!', 'No problem!'],
+  friendly: ['Sure!', 'Of course!', 'Sure thing!'],
   impatient: ['Fine.', 'Alright.', '', 'Okay, quickly [please|now].'],
 };
 
