@@ -139,5 +139,7 @@ describe('retail conversation text (issue 13)', () => {
     expect(bad('user', (_, t) => /, (?:My|The|It's) /.test(t))).toEqual([]);
     expect(bad('user', (_, t) => /\bthe (?:new )?the\b/.test(t))).toEqual([]);
     expect(bad('user', (_, t) => /(?:^|[.!?] )(?:Please|Pls) [^.!?]*\?/.test(t))).toEqual([]);
+    expect(bad('user', (_, t) => /(?:^|[.!?] )(?:Could|Can) you\b[^.!?]*\./.test(t))).toEqual([]);
+    expect(bad('user', (_, t) => /(?:^|[.!?] )I need help to [^.!?]*\?/.test(t))).toEqual([]);
   });
 });

@@ -70,7 +70,8 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          "[I'd like to|I want to|I need to|Please|I would like to|Could you] cancel {order}[ for me|][.|, please.] [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
+          "[I'd like to|I want to|I need to|Please|I would like to] cancel {order}[ for me|][.|, please.] [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
+          "Could you cancel {order}[ for me|]? [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
           'Can you cancel {order} for me? [It was {reason}.|Reason: {reason}.|I want it cancelled as {reason}.]',
           '{order}, I need to cancel it[, please|]: {reason}.',
         ],
@@ -217,7 +218,7 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
             ? say(
                 rng,
                 [
-                  '[Please|Could you] cancel {order}? [My partner|My sister|My roommate] placed it[ from their account|] and asked me to [sort it out|cancel it].',
+                  '[Please cancel {order}.|Could you cancel {order}?] [My partner|My sister|My roommate] placed it[ from their account|] and asked me to [sort it out|cancel it].',
                   'I need to cancel {order}. [It was ordered by my partner|My brother ordered it], but I am handling it for [them|him].',
                 ],
                 s,
@@ -241,7 +242,8 @@ export function partialStatement(rng: Rng, r: RetailRequest): string {
     case 'cancel_pending_order':
       return say(rng, [
         'I [want|need|would like] to cancel [an order|one of my orders|something I ordered].',
-        '[Can you help me|I need help to|Could you help me] cancel [an order|a recent order]?',
+        '[Can you help me|Could you help me] cancel [an order|a recent order]?',
+        'I need help to cancel [an order|a recent order].',
         'I [placed|made] an order [I no longer want|by mistake] and [want|need] to cancel it.',
       ]);
     case 'modify_pending_order_address':
