@@ -76,6 +76,8 @@ describe('retail conversation text (issue 13)', () => {
 
   it('never says the same opener twice in a row and joins remarks as sentences', () => {
     expect(bad('user', (_, t) => /(?:^|[.!?] )([A-Z][^.!?]{1,40}[.!?]) \1/.test(t))).toEqual([]);
+    // and never a thanks opener before a message that already thanks ("Thank you for your reply. Cool, thanks.")
+    expect(bad('user', (_, t) => /^(?:Thank|Thanks)\b[^.!?]*[.!?] [^.!?]*\bthank/i.test(t))).toEqual([]);
     const glued =
       /[a-z] (?:(?:My|Our) (?:sister|partner|neighbor|friend|kid)|(?:The weather|Traffic|Work) (?:has been|was)|Much appreciated|Thanks a lot|Kind regards|Best regards|Let's get this done)/;
     expect(bad('user', (_, t) => glued.test(t))).toEqual([]);

@@ -31,8 +31,9 @@ export function styled(
   }
   if (!plain && rng.chance(0.4)) {
     const closer = say(rng, CLOSERS[situation][persona]);
-    // a remark after the core is its own sentence
-    if (closer !== '') text = `${/[.!?]$/.test(text) ? text : `${text}.`} ${closer}`;
+    // a remark after the core is its own sentence, and does not echo its start ("Thanks, … Thanks.")
+    if (closer !== '' && firstWord(closer) !== firstWord(core))
+      text = `${/[.!?]$/.test(text) ? text : `${text}.`} ${closer}`;
   }
   text = sentences(text);
   if (persona === 'terse' || persona === 'impatient') {

@@ -45,18 +45,14 @@ const CONFIRM: Record<Persona, readonly string[]> = {
   impatient: ['Fine.', 'Alright.', ''],
 };
 
-/** Openers after a done action: the only place for praise and thanks. */
+/** Openers after a done action: the only place for praise. No thanks — the message itself already thanks. */
 const DONE: Record<Persona, readonly string[]> = {
   terse: ['', '', 'ok.', 'k.'],
-  chatty: [
-    '[Oh, |Ah, |]great[, thanks| news|].',
-    'Thanks for [bearing with me|your patience|being so quick].',
-    '[Oh wonderful|Lovely|How nice].',
-  ],
-  anxious: ['Oh good.', 'Phew, okay.', 'Okay[, thank you|].'],
-  confused: ['Oh, right.', 'Hmm, okay.'],
-  formal: ['Thank you.', 'Thank you for your [help|assistance|prompt reply].', 'Good[, thank you|].'],
-  friendly: ['Awesome.', 'Thank you so much!', '[Oh, |]perfect!', 'You are [a star|the best]!'],
+  chatty: ['[Oh, |Ah, |]great news.', '[Oh wonderful|Lovely|How nice].', 'That was [quick|fast]!'],
+  anxious: ['Oh good.', 'Phew, okay.', 'Oh, what a relief.'],
+  confused: ['Oh, right.', 'Oh, okay.'],
+  formal: ['Excellent.', 'Very good.', 'Splendid.'],
+  friendly: ['Awesome.', '[Oh, |]perfect!', 'You are [a star|the best]!'],
   impatient: ['Fine.', 'Alright.', '', '[Good|Right], [moving on|next].'],
 };
 
