@@ -124,6 +124,7 @@ describe('retail conversation text (issue 13)', () => {
     expect(
       bad('assistant', (_, t) => /(?:^|[.!?] )(?:Could|Can|Would|Shall|Should) (?:you|I)\b[^.!?]*\./.test(t)),
     ).toEqual([]);
+    expect(bad('assistant', (_, t) => /(?:^|[.!?:,] )[Pp]lease [^.!?]*\?/.test(t))).toEqual([]);
     const lists = /(?:one|your order(?: \(#W\d+\))?) with the ([a-z -]+(?:, [a-z -]+)*(?: and [a-z -]+)?)/g;
     const repeated = bad('assistant', (_, t) =>
       [...t.matchAll(lists)].some((m) => {

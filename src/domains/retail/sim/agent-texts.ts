@@ -109,8 +109,8 @@ export function howCanIHelp(rng: Rng): string {
 
 export function askIdentity(rng: Rng, first: boolean): string {
   return say(rng, [
-    `${first ? '[I can help with that. |Sure, I can look into that. |Happy to help. |]' : ''}[First|Before anything else], I need to verify your identity: [could you give me|please share] the email address on your account, or your first name, last name and zip code?`,
-    `${first ? '[Happy to help|Of course|I can help with that]. ' : ''}[To|So I can] find your account, [please tell me|could you tell me] your email address, or your full name and zip code?`,
+    `${first ? '[I can help with that. |Sure, I can look into that. |Happy to help. |]' : ''}[First|Before anything else], I need to verify your identity: [could you give me the email address on your account, or your first name, last name and zip code?|please share the email address on your account, or your first name, last name and zip code.]`,
+    `${first ? '[Happy to help|Of course|I can help with that]. ' : ''}[To|So I can] find your account, [please tell me your email address, or your full name and zip code.|could you tell me your email address, or your full name and zip code?]`,
     `${first ? '[Sure|Certainly]. ' : ''}[Could I have|May I have] the email address on your account? [If you do not have it, your name and zip code work too.|Your full name and zip code also work.]`,
   ]);
 }
