@@ -23,6 +23,22 @@ describe('persona style', () => {
     }
   });
 
+  it('keeps a yes a yes in every situation a remark may frame', () => {
+    const situations = ['open', 'answer', 'refusal', 'confirm', 'done'] as const;
+    for (const situation of situations)
+      for (const persona of PERSONAS)
+        for (let i = 0; i < 100; i++) {
+          const text = styled(
+            new Rng(5).child(persona, situation, i),
+            persona,
+            'Yes, go ahead.',
+            false,
+            situation,
+          );
+          expect(isAffirmative(text), `${situation} ${persona}: ${text}`).toBe(true);
+        }
+  });
+
   it('reads yes, amendments and refusals of a proposal', () => {
     expect(isAffirmative('Yep, please proceed with the exchange.')).toBe(true);
     expect(isAffirmative('Looks good.')).toBe(true);

@@ -1,7 +1,7 @@
 import type { Rng } from '../../core/rng.js';
 import type { Behaviour, BehaviourEntry } from '../../tasks/behaviour.js';
 import type { UserSimulator, UserTurn, VisibleMessage } from '../roles.js';
-import { EventLog, styled } from './behaviour.js';
+import { EventLog, type Situation, styled } from './behaviour.js';
 
 /**
  * The domain-neutral half of a scripted user (docs/conversations.md): counts turns, finds the behaviour entries
@@ -43,8 +43,8 @@ export abstract class ScriptedUser implements UserSimulator {
     );
   }
 
-  /** `core` in the persona's style (`plain`: no opener or closing remark). */
-  protected styled(core: string, plain = false): string {
-    return styled(this.rng, this.behaviour.persona, core, plain);
+  /** `core` in the persona's style for its `situation` (`plain`: no opener or closing remark). */
+  protected styled(core: string, plain = false, situation: Situation = 'answer'): string {
+    return styled(this.rng, this.behaviour.persona, core, plain, situation);
   }
 }

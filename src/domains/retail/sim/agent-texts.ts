@@ -37,10 +37,25 @@ export function itemDescription(said: string, item: OrderItemView): string {
 
 /** An order as the agent names it: by its items, with its id only when the customer used it. */
 export function orderSummary(said: string, order: OrderView): string {
-  const names = order.items.map((i) => i.name.toLowerCase());
+  const names = countedNames(order.items.map((i) => i.name.toLowerCase()));
   const list =
     names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return `your order${idIf(said, order.order_id)} with the ${list}`;
+}
+
+const COUNTS = ['', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+
+/** Each product name once, in first-seen order, with a count when repeated ("two stand mixers"). */
+export function countedNames(names: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].map(([n, c]) => (c === 1 ? n : `${COUNTS[c] ?? String(c)} ${plural(n)}`));
+}
+
+function plural(name: string): string {
+  if (/(s|x|z|ch|sh)$/.test(name)) return `${name}es`;
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
+  return `${name}s`;
 }
 
 export function methodText(said: string, method: PaymentMethodView, original = false): string {
@@ -68,7 +83,8 @@ export function ask(rng: Rng): string {
     'Can you confirm that this is what you want?',
     'Should I go ahead and submit it?',
     'Is it okay to proceed?',
-    '[Please|Could you] confirm [and I will take care of it|so I can proceed].',
+    'Please confirm [and I will take care of it|so I can proceed].',
+    'Could you confirm [so I can proceed|that I should go ahead]?',
   ]);
 }
 
@@ -93,8 +109,8 @@ export function howCanIHelp(rng: Rng): string {
 
 export function askIdentity(rng: Rng, first: boolean): string {
   return say(rng, [
-    `${first ? '[I can help with that. |Sure, I can look into that. |Happy to help. |]' : ''}[First|Before anything else], I need to verify your identity: [could you give me|please share] the email address on your account, or your first name, last name and zip code?`,
-    `${first ? '[Happy to help|Of course|I can help with that]. ' : ''}[To|So I can] find your account, [please tell me|could you tell me] your email address, or your full name and zip code?`,
+    `${first ? '[I can help with that. |Sure, I can look into that. |Happy to help. |]' : ''}[First|Before anything else], I need to verify your identity: [could you give me the email address on your account, or your first name, last name and zip code?|please share the email address on your account, or your first name, last name and zip code.]`,
+    `${first ? '[Happy to help|Of course|I can help with that]. ' : ''}[To|So I can] find your account, [please tell me your email address, or your full name and zip code.|could you tell me your email address, or your full name and zip code?]`,
     `${first ? '[Sure|Certainly]. ' : ''}[Could I have|May I have] the email address on your account? [If you do not have it, your name and zip code work too.|Your full name and zip code also work.]`,
   ]);
 }
@@ -102,7 +118,9 @@ export function askIdentity(rng: Rng, first: boolean): string {
 export function identityNotFound(rng: Rng, field: 'email' | 'zip'): string {
   return say(rng, [
     `I'm sorry, I [could not|couldn't] find an account with [that|this] ${field === 'email' ? 'email address' : 'name and zip code'}. Could you [double-check|check] it[ for me|]?`,
-    `[Hmm, |][that|this] ${field === 'email' ? 'email' : 'zip code'} [does not|doesn't] match any account[ I can see|]. Could you [verify|check] it, or give me your [full name and zip code|email address] instead?`,
+    field === 'email'
+      ? `[Hmm, |][that|this] email [does not|doesn't] match any account[ I can see|]. Could you [verify|check] it, or give me your full name and zip code instead?`
+      : `[Hmm, |][that|this] name and zip code [do not|don't] match any account[ I can see|]. Could you [verify|check] them again, or give me your email address instead?`,
   ]);
 }
 

@@ -87,6 +87,8 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   #types: string[] | undefined;
   #sideAnswered = -1;
   #refused = false;
+  /** The action of the last refusal (its reason is restated on push-back). */
+  #refusedAction = '';
   #transferred = false;
   #read: UserState | undefined;
 
@@ -222,7 +224,8 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
           summary:
             'The customer asks for an exception to the policy after a request the policy does not allow was declined, and wants to speak to a human agent.',
         });
-      if (isPushBack(lastText)) return this.say(`${refusalAgain(this.#rng)} ${anythingElse(this.#rng)}`);
+      if (isPushBack(lastText))
+        return this.say(`${refusalAgain(this.#rng, this.#refusedAction)} ${anythingElse(this.#rng)}`);
     }
     const request = this.#fuzz.requests[this.#request];
     if (request === undefined) return this.say(anythingElse(this.#rng));
@@ -319,6 +322,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
       const text = refusalText(this.#rng, args, state, everything, foreign);
       const out = this.#next(text);
       this.#refused = true;
+      this.#refusedAction = String(args.action);
       return out;
     }
     const call = writeCall(request.kind, args);

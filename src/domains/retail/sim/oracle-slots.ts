@@ -24,6 +24,7 @@ import {
   askWhichCard,
   askWhichItem,
   askWhichOrder,
+  countedNames,
   methodText,
 } from './agent-texts.js';
 import {
@@ -63,8 +64,9 @@ function decoy(b: Behaviour | undefined, i: number): BehaviourEntry | undefined 
 }
 
 function orderLine(o: OrderView): string {
-  const names = o.items.map((it) => it.name.toLowerCase());
-  return `one with the ${names.join(', ')} (${o.status})`;
+  const names = countedNames(o.items.map((it) => it.name.toLowerCase()));
+  const list = names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return `one with the ${list} (${o.status})`;
 }
 
 function verbOf(r: RetailRequest): string {

@@ -1,4 +1,5 @@
 import type { Rng } from '../../../core/rng.js';
+import { sentences } from '../../../sim/scripted/behaviour.js';
 import { say } from '../../../sim/scripted/grammar.js';
 import type { UserState } from '../synthesis/fuzzify.js';
 import type { AddressView, OrderItemView, OrderView, UserView } from '../synthesis/views.js';
@@ -177,6 +178,17 @@ export function reportText(
   const order = orders.get(call.arguments.order_id as string);
   const it = order === undefined ? 'the order' : orderSummary(said, order);
   const done = say(rng, ['Done:', 'All set:', 'That is done:', 'Done!', 'Great news:', 'All done:']);
+  return sentences(reportBody(call, done, it, order, user, rng));
+}
+
+function reportBody(
+  call: WriteCall,
+  done: string,
+  it: string,
+  order: OrderView | undefined,
+  user: UserView | undefined,
+  rng: Rng,
+): string {
   switch (call.name) {
     case 'cancel_pending_order':
       return say(rng, [
@@ -220,7 +232,7 @@ export function infoText(rng: Rng, args: Args, state: UserState, said: string): 
     return say(rng, [
       `You paid ${paid} for ${orderSummary(said, o)}.`,
       `The total charged for ${orderSummary(said, o)} was ${paid}.`,
-      `[I checked: |Let me see... ]${orderSummary(said, o)} came to ${paid} in total.`,
+      `[I checked: |Let me see: ]${orderSummary(said, o)} came to ${paid} in total.`,
     ]);
   }
   const m = state.user.payment_methods[args.payment_method_id as string];
@@ -287,10 +299,30 @@ export function refusalText(
   }
 }
 
-/** The agent's answer when the customer pushes back on a refusal: the policy still applies. */
-export function refusalAgain(rng: Rng): string {
-  return say(rng, [
-    "I understand[ how frustrating this is|], but I'm afraid I cannot make an exception: the policy does not allow it for this order.",
-    "I'm sorry, I really can't make an exception here; the order's status does not allow it.",
-  ]);
+/**
+ * The agent's answer when the customer pushes back on a refusal: the policy still applies, for the refusal's own
+ * reason (`action`: the refused action of the request).
+ */
+export function refusalAgain(rng: Rng, action: string): string {
+  const why = REASONS[action] ?? "the order's status does not allow it";
+  return say(
+    rng,
+    [
+      "I understand[ how frustrating this is|], but I'm afraid I cannot make an exception: {why}.",
+      "I'm sorry, I really can't make an exception here; {why}.",
+    ],
+    { why },
+  );
 }
+
+/** Why each refused action stays refused (docs/conversations.md), as a clause. */
+const REASONS: Readonly<Record<string, string>> = {
+  cancel: 'only pending orders can be cancelled',
+  return: 'only delivered orders can be returned',
+  exchange: 'only delivered orders can have their items exchanged',
+  modify_address: 'only pending orders can have their shipping address changed',
+  exchange_other_product: 'an item can only be exchanged for another option of the same product',
+  refund_other_method: 'a refund can only go to the original payment method or to a gift card',
+  second_item_change: "an order's items can only be changed once",
+  other_users_order: 'I can only help with orders placed from your own account',
+};

@@ -1,4 +1,5 @@
 import type { Rng } from '../../../core/rng.js';
+import type { Situation } from '../../../sim/scripted/behaviour.js';
 import { lastQuestion } from '../../../sim/scripted/grammar.js';
 import { ScriptedUser } from '../../../sim/scripted/scripted-user.js';
 import type { Behaviour, BehaviourEntry } from '../../../tasks/behaviour.js';
@@ -126,8 +127,9 @@ export class RetailScriptedUser extends ScriptedUser {
     return T.statement(this.rng, r, this.#wording(i));
   }
 
-  /** Moves to the next request: a side question, its statement, a nudge, or the stop message. */
-  #advance(prefix: string): string {
+  /** Moves to the next request: a side question, its statement, a nudge, or the stop message (`situation`: what
+   * `prefix` reacts to — a done action or a refusal). */
+  #advance(prefix: string, situation: Situation): string {
     const finished = this.request;
     this.request++;
     this.#confirmed = false;
@@ -139,9 +141,9 @@ export class RetailScriptedUser extends ScriptedUser {
       this.#sideDone = true;
       this.#sidePending = true;
       this.log.note('side_question');
-      return this.styled(`${prefix} ${R.sideQuestion(this.rng, String(side.topic))}`);
+      return this.styled(`${prefix} ${R.sideQuestion(this.rng, String(side.topic))}`, false, situation);
     }
-    return this.#continue((next) => `${prefix} ${this.#joined(next)}`);
+    return this.#continue((next) => `${prefix} ${this.#joined(next)}`, situation);
   }
 
   /** `next` after a connector ("Also, i'd like …" keeps "I" upper-case). */
@@ -152,17 +154,17 @@ export class RetailScriptedUser extends ScriptedUser {
   }
 
   /** The next request (wrapped), a nudge when it was already stated, or the stop message. */
-  #continue(wrap: (next: string) => string): string {
+  #continue(wrap: (next: string) => string, situation: Situation): string {
     const next = this.#current();
     if (next === undefined) return this.#stop();
     if (this.#stated.has(this.request)) {
       if (!this.#nudged.has(this.request)) {
         this.#nudged.add(this.request);
-        return this.styled(R.nudge(this.rng, T.topicOf(next)));
+        return this.styled(R.nudge(this.rng, T.topicOf(next)), false, situation);
       }
-      return this.styled(T.statement(this.rng, next));
+      return this.styled(T.statement(this.rng, next), false, situation);
     }
-    return this.styled(wrap(this.#statement(this.request)));
+    return this.styled(wrap(this.#statement(this.request)), false, situation);
   }
 
   #identity(): string {
@@ -200,32 +202,32 @@ export class RetailScriptedUser extends ScriptedUser {
     }
     if (this.#sidePending) {
       this.#sidePending = false;
-      return this.#continue((next) => R.afterSide(this.rng, next));
+      return this.#continue((next) => R.afterSide(this.rng, next), 'answer');
     }
     if (request === undefined) return this.#stop();
     if (text.includes('tell me again')) this.#confirmed = false;
-    if (GAVE_UP.test(text)) return this.#advance(R.acceptRefusal(this.rng));
+    if (GAVE_UP.test(text)) return this.#advance(R.acceptRefusal(this.rng), 'refusal');
     const isWrite = request.kind !== 'information' && request.kind !== 'refusal';
     if (isWrite && !this.#confirmed && PROPOSAL.test(text)) return this.#onProposal(request, text);
-    if (isWrite && this.#confirmed && REPORT.test(text)) return this.#advance(R.thanks(this.rng));
+    if (isWrite && this.#confirmed && REPORT.test(text)) return this.#advance(R.thanks(this.rng), 'done');
     if (request.kind === 'refusal' && REFUSAL.test(text)) {
       if (this.entry('push_back') !== undefined && !this.#pushed) {
         this.#pushed = true;
         this.log.note('push_back');
-        return this.styled(R.pushBack(this.rng, T.topicOf(request)));
+        return this.styled(R.pushBack(this.rng, T.topicOf(request)), false, 'refusal');
       }
       if (this.entry('transfer') !== undefined && !this.#askedHuman) {
         this.#askedHuman = true;
         this.log.note('transfer');
-        return this.styled(R.askHuman(this.rng));
+        return this.styled(R.askHuman(this.rng), false, 'refusal');
       }
-      return this.#advance(R.acceptRefusal(this.rng));
+      return this.#advance(R.acceptRefusal(this.rng), 'refusal');
     }
-    if (request.kind === 'information' && /\$\d/.test(text)) return this.#advance(R.thanks(this.rng));
+    if (request.kind === 'information' && /\$\d/.test(text)) return this.#advance(R.thanks(this.rng), 'done');
     const q = lastQuestion(agent);
     const answer = q === '' ? undefined : this.#answer(request, q);
     if (answer !== undefined) return this.styled(answer);
-    if (MORE.test(text)) return this.#continue((next) => next);
+    if (MORE.test(text)) return this.#continue((next) => next, 'answer');
     return this.styled(R.decline(this.rng, T.statement(this.rng, request)), true);
   }
 
@@ -236,7 +238,7 @@ export class RetailScriptedUser extends ScriptedUser {
       core = `${core} ${this.rng.pick(['Also,', 'And', 'Oh, and', 'Plus,'])} ${this.#lower(this.#statement(1))}`;
     }
     const early = this.rng.chance(0.3);
-    return this.styled(T.opening(this.rng, core, early ? this.#identity() : undefined));
+    return this.styled(T.opening(this.rng, core, early ? this.#identity() : undefined), false, 'open');
   }
 
   #lower(text: string): string {
@@ -266,7 +268,7 @@ export class RetailScriptedUser extends ScriptedUser {
     }
     if (proposalMatches(request, text)) {
       this.#confirmed = true;
-      return this.styled(R.yes(this.rng, T.subjectOf(this.rng, request)));
+      return this.styled(R.yes(this.rng, T.subjectOf(this.rng, request)), false, 'confirm');
     }
     return this.styled(R.decline(this.rng, T.statement(this.rng, request)), true);
   }

@@ -13,20 +13,27 @@ import type { PaymentRef, UserRef } from '../synthesis/references.js';
 export function identityText(rng: Rng, user: UserRef, override?: { email?: string; zip?: string }): string {
   if (user.strategy === 'email') {
     const email = override?.email ?? user.email;
-    return say(rng, ['my email is {e}', "it's {e}", 'the email is {e}', 'my account email is {e}'], {
-      e: email,
-    });
+    return lowerStart(
+      say(rng, ['my email is {e}', "it's {e}", 'the email is {e}', 'my account email is {e}'], { e: email }),
+    );
   }
-  return say(
-    rng,
-    [
-      "I'm {f} {l}, zip code {z}",
-      'my name is {f} {l} and my zip code is {z}',
-      '{f} {l}, zip {z}',
-      "it's {f} {l}, zip code {z}",
-    ],
-    { f: user.first_name, l: user.last_name, z: override?.zip ?? user.zip },
+  return lowerStart(
+    say(
+      rng,
+      [
+        "I'm {f} {l}, zip code {z}",
+        'my name is {f} {l} and my zip code is {z}',
+        '{f} {l}, zip {z}',
+        "it's {f} {l}, zip code {z}",
+      ],
+      { f: user.first_name, l: user.last_name, z: override?.zip ?? user.zip },
+    ),
   );
+}
+
+/** The identity as a clause that may follow a comma ("Okay, my email is …"): its lead word in lower case. */
+function lowerStart(text: string): string {
+  return text.replace(/^(My|It's|The)\b/, (w) => w.toLowerCase());
 }
 
 export function identify(rng: Rng, identity: string, forgotEmail: boolean): string {
@@ -74,11 +81,22 @@ export function changeMind(rng: Rng, reject: boolean, what: string, field: 'paym
     : say(rng, ["Actually, I've changed my mind.", 'Wait, on second thought,', 'Hold on, actually,']);
   const body =
     field === 'payment'
-      ? say(rng, ["[Please use|Could you use|Let's use] {w} instead.", 'I would rather [use|go with] {w}.'], {
-          w: what,
-        })
+      ? say(
+          rng,
+          [
+            "[Please use|Let's use] {w} instead.",
+            'Could you use {w} instead?',
+            'I would rather [use|go with] {w}.',
+          ],
+          {
+            w: what,
+          },
+        )
       : say(rng, ['[Please put|Make] the reason "{w}" instead.', 'The reason should be "{w}".'], { w: what });
-  return `${lead} ${body}`;
+  // after a lead that ends in a comma the body goes on in lower case ("Wait, on second thought, the reason …")
+  return lead.endsWith(',') && !/^I\b/.test(body)
+    ? `${lead} ${body[0]?.toLowerCase()}${body.slice(1)}`
+    : `${lead} ${body}`;
 }
 
 export function decline(rng: Rng, restated: string): string {

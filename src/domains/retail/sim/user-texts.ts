@@ -70,7 +70,8 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          "[I'd like to|I want to|I need to|Please|I would like to|Could you] cancel {order}[ for me|][.|, please.] [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
+          "[I'd like to|I want to|I need to|Please|I would like to] cancel {order}[ for me|][.|, please.] [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
+          "Could you cancel {order}[ for me|]? [It's|The reason is:|Reason:|It was|Honestly, it's] {reason}.",
           'Can you cancel {order} for me? [It was {reason}.|Reason: {reason}.|I want it cancelled as {reason}.]',
           '{order}, I need to cancel it[, please|]: {reason}.',
         ],
@@ -113,7 +114,7 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
       return say(
         rng,
         [
-          "I've moved. [Please update|Can you update] the default address on my account to {addr}?",
+          "I've moved. [Please update the default address on my account to {addr}.|Can you update the default address on my account to {addr}?]",
           'Can you change my profile address to {addr}?',
           'My address [has changed|is different now]; please set it to {addr}.',
         ],
@@ -217,7 +218,7 @@ export function statement(rng: Rng, r: RetailRequest, w: Wording = {}): string {
             ? say(
                 rng,
                 [
-                  '[Please|Could you] cancel {order}? [My partner|My sister|My roommate] placed it[ from their account|] and asked me to [sort it out|cancel it].',
+                  '[Please cancel {order}.|Could you cancel {order}?] [My partner|My sister|My roommate] placed it[ from their account|] and asked me to [sort it out|cancel it].',
                   'I need to cancel {order}. [It was ordered by my partner|My brother ordered it], but I am handling it for [them|him].',
                 ],
                 s,
@@ -241,7 +242,8 @@ export function partialStatement(rng: Rng, r: RetailRequest): string {
     case 'cancel_pending_order':
       return say(rng, [
         'I [want|need|would like] to cancel [an order|one of my orders|something I ordered].',
-        '[Can you help me|I need help to|Could you help me] cancel [an order|a recent order]?',
+        '[Can you help me|Could you help me] cancel [an order|a recent order]?',
+        'I need help to cancel [an order|a recent order].',
         'I [placed|made] an order [I no longer want|by mistake] and [want|need] to cancel it.',
       ]);
     case 'modify_pending_order_address':
@@ -317,6 +319,10 @@ export function opening(rng: Rng, core: string, identity?: string): string {
 
 /** A product the request is about (lower-cased), when the customer knows one by name. */
 function productOf(r: RetailRequest): string | undefined {
+  // a refused second item change is about its own item, not the order's reference product
+  if (r.kind === 'refusal' && r.swaps !== undefined) {
+    for (const x of r.swaps) if (x.item.strategy !== 'id') return x.item.product_name.toLowerCase();
+  }
   if ('items' in r && r.items !== undefined) {
     for (const x of r.items) {
       const ref = 'replacement' in x ? x.item : x;
@@ -331,7 +337,8 @@ function productOf(r: RetailRequest): string | undefined {
 export function subjectOf(rng: Rng, r: RetailRequest): string {
   const p = productOf(r);
   const thing = p === undefined ? 'the order' : `the ${p}`;
-  const pick = (xs: string[]) => say(rng, xs, { t: thing }).replace(/^./, (c) => c.toLowerCase());
+  const pick = (xs: string[]) =>
+    say(rng, xs, { t: thing, p: p ?? 'order' }).replace(/^./, (c) => c.toLowerCase());
   switch (r.kind) {
     case 'cancel_pending_order':
       return pick(['the cancellation', 'cancelling it', 'cancelling the order with {t}']);
@@ -340,7 +347,7 @@ export function subjectOf(rng: Rng, r: RetailRequest): string {
     case 'modify_pending_order_payment':
       return pick(['the payment change', 'switching the payment', 'that payment method']);
     case 'modify_pending_order_items':
-      return pick(['the change', 'swapping {t}', 'the new {t}'.replace('the the', 'the')]);
+      return pick(['the change', 'swapping {t}', 'the new {p}']);
     case 'exchange_delivered_order_items':
       return pick(['the exchange', 'exchanging {t}', 'the exchange of {t}']);
     case 'return_delivered_order_items':
