@@ -65,7 +65,7 @@ export const DISTINCT2_SAMPLE_TOKENS = 4000;
 
 /** Enacted event names that count for each behaviour (the `cove` block's events, issue 13 item 1). */
 export const EVENT_GROUPS = {
-  partial_information: ['partial_info', 'wrong_detail', 'ambiguous_reference'],
+  partial_information: ['partial_info', 'wrong_detail', 'wrong_order_id', 'ambiguous_reference'],
   change_of_mind: ['change_of_mind', 'reject_proposal'],
   push_back: ['push_back'],
   transfer: ['transfer'],

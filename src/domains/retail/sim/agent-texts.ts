@@ -124,6 +124,14 @@ export function identityNotFound(rng: Rng, field: 'email' | 'zip'): string {
   ]);
 }
 
+/** The order id the customer gave is no order (`get_order_details` answered "Error: Order not found"). */
+export function orderNotFound(rng: Rng, id: string): string {
+  return say(rng, [
+    `I'm sorry, I [could not|couldn't] find order ${id}. Could you [check|double-check] the order number[ for me|]?`,
+    `[Hmm, |]I [could not|couldn't] find [an|any] order ${id} in our system. Could you [check|verify] the number?`,
+  ]);
+}
+
 export function identityFailed(): string {
   return 'I am sorry, but I cannot help without verifying your identity.';
 }

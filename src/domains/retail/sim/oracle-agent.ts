@@ -21,12 +21,20 @@ import {
   howCanIHelp,
   identityFailed,
   identityNotFound,
+  orderNotFound,
   replacementNote,
   sideAnswer,
   TRANSFER_TEXT,
 } from './agent-texts.js';
 import { intentOf, orderMentioned, requestStated } from './mentions.js';
-import { foreignOrder, productToRead, refusalScope, sameAsOtherOrder, slotStep } from './oracle-slots.js';
+import {
+  foreignOrder,
+  productToRead,
+  refusalScope,
+  sameAsOtherOrder,
+  slotStep,
+  unknownOrderId,
+} from './oracle-slots.js';
 import {
   confirmationText,
   infoText,
@@ -78,6 +86,10 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   #userRefreshed = false;
   #profileStale = false;
   readonly #tried = new Set<string>();
+  /** Order ids the customer wrote that `get_order_details` did not find. */
+  readonly #missingOrders = new Set<string>();
+  /** Whether the order number the customer corrects to is to be read (again) after a failed lookup. */
+  #recheck = false;
   #findFailed = false;
   #findField: 'email' | 'zip' = 'email';
   #identityAsks = 0;
@@ -103,6 +115,10 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     this.#read = undefined;
     if (content.startsWith('Error')) {
       if (lookup.kind === 'find') this.#findFailed = true;
+      if (lookup.kind === 'order') {
+        this.#missingOrders.add(lookup.key);
+        this.#recheck = true;
+      }
       return;
     }
     switch (lookup.kind) {
@@ -387,8 +403,20 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
       const ref = request.order;
       const said = this.said(this.window);
       if (ref.strategy === 'id') {
-        if (said.includes(ref.order_id.toLowerCase()) && !this.#orders.has(ref.order_id))
-          return this.#readOrder(ref.order_id);
+        if (said.includes(ref.order_id.toLowerCase())) {
+          if (!this.#orders.has(ref.order_id) || this.#recheck) {
+            this.#recheck = false;
+            return this.#readOrder(ref.order_id);
+          }
+        } else {
+          // an order number the customer wrote that is none of theirs: look it up; when it is not found, say
+          // so and ask them to check it (τ²'s get_order_details answers "Error: Order not found")
+          const unknown = unknownOrderId(said, this.#user as UserView, this.#fuzz.requests);
+          if (unknown !== undefined)
+            return this.#missingOrders.has(unknown)
+              ? this.say(orderNotFound(this.#rng, unknown))
+              : this.#readOrder(unknown);
+        }
       } else if (
         orderMentioned(said, ref) &&
         matchOrders(ref, (this.#state() as UserState).orders).length === 0 &&

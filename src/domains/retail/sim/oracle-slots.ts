@@ -11,7 +11,7 @@ import {
   type PaymentRef,
 } from '../synthesis/references.js';
 import type { RetailRequest } from '../synthesis/requests.js';
-import type { OrderView } from '../synthesis/views.js';
+import type { OrderView, UserView } from '../synthesis/views.js';
 import {
   addressLine,
   askAddress,
@@ -231,4 +231,18 @@ export function foreignOrder(
   if (request.kind !== 'refusal' || request.action !== 'other_users_order') return undefined;
   const order = read.get(request.order.strategy === 'id' ? request.order.order_id : '');
   return order !== undefined && order.user_id !== userId ? order : null;
+}
+
+/** The last order number in `said` that is none of the user's orders and none a request names (a mistyped one). */
+export function unknownOrderId(
+  said: string,
+  user: UserView,
+  requests: readonly RetailRequest[],
+): string | undefined {
+  const known = new Set([
+    ...user.orders,
+    ...requests.flatMap((r) => ('order' in r && r.order.strategy === 'id' ? [r.order.order_id] : [])),
+  ]);
+  const ids = [...said.matchAll(/#w\d+/g)].map((m) => m[0].toUpperCase());
+  return ids.filter((id) => !known.has(id)).pop();
 }

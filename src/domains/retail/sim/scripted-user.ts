@@ -48,6 +48,9 @@ export class RetailScriptedUser extends ScriptedUser {
   readonly #fuzz: RetailFuzz;
   #identified = false;
   #wrongGiven = false;
+  /** Whether the order id with a wrong digit was given, and whether it was corrected. */
+  #wrongOrderGiven = false;
+  #wrongOrderFixed = false;
   #confirmed = false;
   readonly #stated = new Set<number>();
   readonly #nudged = new Set<number>();
@@ -94,6 +97,8 @@ export class RetailScriptedUser extends ScriptedUser {
         mentionText(vagueOrder.mention as ItemMention, this.rng);
       this.#vagueGiven.add(`${i}:order`);
     }
+    const wrongOrder = this.#wrongOrder(i);
+    if (wrongOrder !== undefined) w.order = wrongOrder;
     const vaguePay = this.entry('ambiguous_reference', i, 'payment');
     if (vaguePay !== undefined) {
       w.payment = paymentText(vaguePay.vague as PaymentRef);
@@ -167,6 +172,14 @@ export class RetailScriptedUser extends ScriptedUser {
     return this.styled(wrap(this.#statement(this.request)), false, situation);
   }
 
+  /** `order <wrong id>` the first time request `i`'s order is named, when the knowledge says so. */
+  #wrongOrder(i: number): string | undefined {
+    const wrong = this.entry('wrong_order_id', i);
+    if (wrong === undefined || this.#wrongOrderGiven) return undefined;
+    this.#wrongOrderGiven = true;
+    return `order ${String(wrong.value)}`;
+  }
+
   #identity(): string {
     const wrong = this.entry('wrong_detail');
     const u = this.#fuzz.user;
@@ -199,6 +212,12 @@ export class RetailScriptedUser extends ScriptedUser {
         return this.styled(R.correctIdentity(this.rng, this.#identity()));
       const forgot = this.behaviour.knowledge.some((k) => k.kind === 'no_email');
       return this.styled(R.identify(this.rng, this.#identity(), forgot && /e-?mail/.test(text)));
+    }
+    const wrongOrder = this.#wrongOrderGiven && !this.#wrongOrderFixed && request !== undefined;
+    if (wrongOrder && 'order' in request && NOT_FOUND.test(text) && /order/.test(text)) {
+      this.#wrongOrderFixed = true;
+      this.log.note('wrong_order_id');
+      return this.styled(R.correctOrder(this.rng, orderText(this.rng, request.order)));
     }
     if (this.#sidePending) {
       this.#sidePending = false;
@@ -345,7 +364,7 @@ export class RetailScriptedUser extends ScriptedUser {
         const vague = this.entry('ambiguous_reference', i, 'order');
         return detail(R.answerOrder(rng, `my order with ${mentionText(vague?.mention as ItemMention)}`));
       }
-      return detail(R.answerOrder(rng, orderText(rng, r.order)));
+      return detail(R.answerOrder(rng, this.#wrongOrder(i) ?? orderText(rng, r.order)));
     }
     return undefined;
   }

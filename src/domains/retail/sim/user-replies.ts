@@ -59,6 +59,19 @@ export function correctIdentity(rng: Rng, identity: string): string {
   );
 }
 
+/** The corrected order after the agent could not find the one first given (`order`: as the customer names it). */
+export function correctOrder(rng: Rng, order: string): string {
+  return say(
+    rng,
+    [
+      '[Oh, sorry|Oops|My mistake], [I mistyped the number|that was a typo|I got a digit wrong]. It is {o}.',
+      '[Sorry|Ah], let me check again: {o}.',
+      '[Hmm|Sorry], I meant {o}.',
+    ],
+    { o: order },
+  );
+}
+
 /** What a yes to a proposal is about: the action, often with a product name (`subject` from {@link subjectOf}). */
 export function yes(rng: Rng, subject: string): string {
   return say(

@@ -63,6 +63,35 @@ function wrongDetail(rng: Rng, inputs: BehaviourInputs): BehaviourEntry | undefi
   return taken ? undefined : { kind: 'wrong_detail', field: 'zip', value: wrong };
 }
 
+/**
+ * An order id the user gives with one digit off for a request that names its order by id (fuzz levels that use
+ * ids), checked to be no order of the database, so `get_order_details` answers "Error: Order not found".
+ */
+function wrongOrderId(
+  rng: Rng,
+  inputs: BehaviourInputs,
+  events: readonly BehaviourEntry[],
+): BehaviourEntry | undefined {
+  const candidates = inputs.requests.flatMap((r, i) =>
+    'order' in r &&
+    r.order.strategy === 'id' &&
+    r.kind !== 'refusal' &&
+    // a second request stated in the opening, or an order first named vaguely, keeps its exact id
+    !(i === 1 && events.some((e) => e.kind === 'two_requests')) &&
+    !events.some((e) => e.request === i && e.kind === 'ambiguous_reference' && e.field === 'order')
+      ? [{ i, id: r.order.order_id }]
+      : [],
+  );
+  if (candidates.length === 0) return undefined;
+  const { i, id } = rng.pick(candidates);
+  const digits = [...id].map((c, k) => (/\d/.test(c) ? k : -1)).filter((k) => k >= 0);
+  if (digits.length === 0) return undefined;
+  const k = rng.pick(digits);
+  const wrong = `${id.slice(0, k)}${(Number(id[k]) + rng.int(1, 9)) % 10}${id.slice(k + 1)}`;
+  const taken = inputs.allUsers.some((u) => u.orders.includes(wrong));
+  return taken ? undefined : { kind: 'wrong_order_id', request: i, value: wrong };
+}
+
 function targetOrder(ref: OrderRef, state: UserState): OrderView | undefined {
   const hits = matchOrders(ref, state.orders);
   return hits.length === 1 ? hits[0] : undefined;
@@ -215,5 +244,9 @@ export function drawRetailBehaviour(rng: Rng, inputs: BehaviourInputs): Behaviou
     ) && !(second?.kind === 'refusal' && second.action === 'second_item_change');
   if (requests.length >= 2 && plainSecond && rng.chance(0.4))
     events.push({ kind: 'two_requests', request: 0 });
+  if (rng.chance(0.25)) {
+    const wrong = wrongOrderId(rng, inputs, events);
+    if (wrong !== undefined) knowledge.push(wrong);
+  }
   return { persona, knowledge, events };
 }

@@ -120,6 +120,13 @@ export function behaviourSentences(behaviour: Behaviour, requests: readonly Reta
           ? `The first time you give your email you get it slightly wrong (${String(k.value)}); when the agent cannot find your account, correct it.`
           : `The first time you give your zip code you get it wrong (${String(k.value)}); when the agent cannot find your account, correct it.`,
       );
+    if (k.kind === 'wrong_order_id') {
+      const r = requests[Number(k.request)];
+      const right = r !== undefined && 'order' in r && r.order.strategy === 'id' ? r.order.order_id : '';
+      out.push(
+        `For ${n(k.request)}, the first time you give the order number you get one digit wrong (${String(k.value)}); when the agent cannot find that order, correct it to ${right}.`,
+      );
+    }
     if (k.kind === 'partial_info')
       out.push(
         `For ${n(k.request)}, first say only what you want done; give the details (which order, which items, which payment method or address) only when the agent asks for them.`,
