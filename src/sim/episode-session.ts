@@ -10,7 +10,14 @@ import {
   hasStopToken,
   type ToolMessage,
 } from './messages.js';
-import { AbortedError, RoleError, type Usage, type UserSimulator, type VisibleMessage } from './roles.js';
+import {
+  AbortedError,
+  addUsage,
+  RoleError,
+  type Usage,
+  type UserSimulator,
+  type VisibleMessage,
+} from './roles.js';
 
 /** How an episode ended: τ²'s termination reasons plus cove's `repeated_tool_call` guard. */
 export type TerminationReason =
@@ -81,15 +88,6 @@ export interface SessionOptions {
 }
 
 const ZERO: Usage = { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
-function addUsage(a: Usage, b: Usage | undefined): Usage {
-  if (b === undefined) return a;
-  return {
-    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
-    completion_tokens: a.completion_tokens + b.completion_tokens,
-    cost_usd: a.cost_usd + b.cost_usd,
-    retries: (a.retries ?? 0) + (b.retries ?? 0),
-  };
-}
 
 /** cove's answer to tool-call arguments that are not a JSON object (a documented deviation: τ² aborts the run). */
 export function invalidArgumentsError(detail: string): string {

@@ -11,6 +11,17 @@ export interface Usage {
   readonly retries?: number;
 }
 
+/** The sum of two usages; `undefined` stands for none. */
+export function addUsage(a: Usage, b: Usage | undefined): Usage {
+  if (b === undefined) return a;
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    cost_usd: a.cost_usd + b.cost_usd,
+    retries: (a.retries ?? 0) + (b.retries ?? 0),
+  };
+}
+
 /** One agent turn: a text message, or one or more tool calls (text alongside calls is allowed, as in τ²). */
 export interface AgentTurn {
   readonly message: AssistantMessage;

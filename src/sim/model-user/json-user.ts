@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { ChatModel } from '../../llm/chat-model.js';
 import { type ApiMessage, RequestMessages } from '../../llm/request-messages.js';
-import { RoleError, type Usage, type UserSimulator, type UserTurn, type VisibleMessage } from '../roles.js';
+import {
+  addUsage,
+  RoleError,
+  type Usage,
+  type UserSimulator,
+  type UserTurn,
+  type VisibleMessage,
+} from '../roles.js';
 import { jsonUserCorrection } from './json-user-prompt.js';
 
 /** Extra attempts after an invalid reply (each with a corrective message) before the episode ends. */
@@ -39,16 +46,6 @@ export function parseJsonUserReply(raw: string): ParsedJsonUserReply {
   return { problem: `${field} ${issue?.message ?? 'does not match the format'}`.replace(/\.$/, '') };
 }
 
-function addUsage(a: Usage | undefined, b: Usage): Usage {
-  if (a === undefined) return b;
-  return {
-    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
-    completion_tokens: a.completion_tokens + b.completion_tokens,
-    cost_usd: a.cost_usd + b.cost_usd,
-    retries: (a.retries ?? 0) + (b.retries ?? 0),
-  };
-}
-
 /**
  * The user role played by a model in the JSON style (`--user-style json`): like {@link LlmUser} it sees only the
  * text exchanged with the agent, roles flipped, but every turn it returns `{"user_message", "is_task_complete"}`.
@@ -84,7 +81,7 @@ export class JsonUser implements UserSimulator {
     let problem = '';
     for (let attempt = 0; attempt <= JSON_USER_RETRIES; attempt++) {
       const completion = await this.#model.complete(request, this.#taskId, undefined, signal);
-      usage = addUsage(usage, completion.usage);
+      usage = usage === undefined ? completion.usage : addUsage(usage, completion.usage);
       const raw = completion.content ?? '';
       raws.push(raw);
       const parsed: ParsedJsonUserReply =
