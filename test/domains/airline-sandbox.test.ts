@@ -230,6 +230,14 @@ describe('airline sandbox generator', () => {
         s,
       ).toBeGreaterThanOrEqual(5);
     }
+    // nothing flown yet (landed or in the air) but a flight the airline cancelled, or a delayed one: the
+    // cancellation and compensation cases (τ²'s DB has 23 and 10)
+    const gone = (r: (typeof reservations)[number]) =>
+      r.flights.some((f) => ['landed', 'flying'].includes(status(f) ?? ''));
+    const holding = (s: string) =>
+      reservations.filter((r) => !gone(r) && r.flights.some((f) => status(f) === s));
+    expect(holding('cancelled').length).toBeGreaterThanOrEqual(10);
+    expect(holding('delayed').length).toBeGreaterThanOrEqual(5);
     const users = Object.values(db.users);
     expect(users.filter((u) => Object.keys(u.payment_methods).length >= 3).length).toBeGreaterThanOrEqual(
       100,
