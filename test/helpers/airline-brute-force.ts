@@ -234,21 +234,17 @@ function selfAndSaved(sql: SqlConnection, userId: string): { self: Person; pool:
   return { self, pool: [self, ...saved] };
 }
 
-/** The outbound and return flights of a reservation's flight list (round trips turn at the destination). */
-function split(
-  sql: SqlConnection,
-  reservationId: string,
-  flights: readonly Leg[],
-): { outbound: Leg[]; back: Leg[] } {
+/**
+ * The new flights of the changed leg in a reservation's new flight list: for `outbound`, all but as many trailing
+ * flights as the old return had; for `return`, all after as many leading flights as the old outbound had (a round
+ * trip's outbound ends at the reservation's destination).
+ */
+function changedLeg(sql: SqlConnection, reservationId: string, flights: readonly Leg[], leg: unknown): Leg[] {
   const r = sql.get('SELECT * FROM reservations WHERE reservation_id = ?', reservationId) as Rec;
   const old = flightsOf(sql, reservationId);
   const turn =
     r.flight_type === 'one_way' ? old.length : old.findIndex((f) => f.destination === r.destination) + 1;
-  const backCount = old.length - turn;
-  return {
-    outbound: flights.slice(0, flights.length - backCount),
-    back: flights.slice(flights.length - backCount),
-  };
+  return leg === 'outbound' ? flights.slice(0, flights.length - (old.length - turn)) : flights.slice(turn);
 }
 
 /** Every violation of one task (empty when all its descriptions are unique and no text leaks a hidden id). */
@@ -313,10 +309,9 @@ export function airlineBruteForceViolations(base: EnvironmentBase, task: Rec): s
           bad(i, 'flight', hits, `${a.flight_number}@${a.date}`);
         }
         if (q.legs !== undefined) {
-          const parts = split(sql, rid, a.flights as Leg[]);
           const pax = c.kind === 'change_flights' ? passengersOf(sql, rid).length : 0;
           for (const l of q.legs as Rec[]) {
-            const want = l.leg === 'outbound' ? parts.outbound : parts.back;
+            const want = changedLeg(sql, rid, a.flights as Leg[], l.leg);
             const key = want.map((f) => `${f.flight_number}@${f.date}`).join(',');
             bad(i, `${l.leg} leg`, matchItinerary(sql, l.to as Rec, pax, parity), key);
           }
@@ -338,7 +333,7 @@ export function airlineBruteForceViolations(base: EnvironmentBase, task: Rec): s
             k((a.passengers as Person[])[at] as Person),
           );
         }
-        ((q.add ?? []) as Rec[]).forEach((p, j) =>
+        ((Array.isArray(q.add) ? q.add : []) as Rec[]).forEach((p, j) =>
           bad(
             i,
             'added passenger',
@@ -346,7 +341,7 @@ export function airlineBruteForceViolations(base: EnvironmentBase, task: Rec): s
             k((a.add as Person[])[j] as Person),
           ),
         );
-        ((q.remove ?? []) as Rec[]).forEach((p, j) =>
+        ((Array.isArray(q.remove) ? q.remove : []) as Rec[]).forEach((p, j) =>
           bad(
             i,
             'removed passenger',
