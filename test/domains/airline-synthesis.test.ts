@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { airlineDomain } from '../../src/domains/airline/index.js';
+import { baseFromValue } from '../../src/domains/load-db.js';
 import type { CoveTask, Difficulty } from '../../src/tasks/cove-task.js';
 import { type SynthesisOptions, synthesizeTask } from '../../src/tasks/sampler.js';
 import type { DomainSynthesis, FuzzLevel } from '../../src/tasks/synthesis.js';
@@ -100,6 +101,33 @@ describe('brute force over further runs', () => {
       expect(problems).toEqual([]);
     },
   );
+});
+
+describe('a seeded airline sandbox', () => {
+  it('gives unique, solvable tasks of (nearly) every kind', { timeout: 600_000 }, () => {
+    const sandbox = airlineDomain.sandbox;
+    if (sandbox === undefined) throw new Error('airline has no sandbox');
+    const loaded = baseFromValue(
+      airlineDomain,
+      sandbox.generate(5, { users: 300, reservations: 1200 }),
+      'sandbox',
+    );
+    try {
+      const problems: string[] = [];
+      const kinds = new Set<string>();
+      for (let i = 0; i < 200; i++) {
+        const task = synthesizeTask(synthesis, loaded.base, options(8, 'mixed', 2), i);
+        for (const c of task.cove.constraints) kinds.add(c.kind);
+        problems.push(...synthesis.recheck(loaded.base, task.cove.constraints, task.cove.fuzz, 'parity'));
+        problems.push(...airlineBruteForceViolations(loaded.base, asRecord(task)));
+      }
+      expect(problems).toEqual([]);
+      // refuse_compensation needs a rare user (regular, uninsured, a cancelled or delayed flight)
+      expect(ALL_KINDS.filter((k) => !kinds.has(k) && k !== 'refuse_compensation')).toEqual([]);
+    } finally {
+      loaded.base.close();
+    }
+  });
 });
 
 describe('the brute-force checker and the leak scan catch tampered tasks', () => {
