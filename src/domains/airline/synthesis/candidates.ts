@@ -10,6 +10,7 @@ import {
   COMPENSATION_PER_PASSENGER,
   cancellationAllowed,
   compensationEligible,
+  DAY_BEFORE_NOW,
   flightChangeCost,
   isFlown,
   legsOf,
@@ -282,7 +283,7 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
     const s = state.statuses(r);
     const reasons: CancelReason[] = s.includes('cancelled')
       ? ['airline_cancelled']
-      : r.created_at >= '2024-05-14T15:00:00' || r.cabin === 'business'
+      : r.created_at >= DAY_BEFORE_NOW || r.cabin === 'business'
         ? ['change_of_plan', 'other', 'health', 'weather']
         : ['health', 'weather'];
     return {

@@ -2,6 +2,7 @@ import { toPyValue } from '../../../core/py-value.js';
 import type { Rng } from '../../../core/rng.js';
 import type { EnvironmentBase } from '../../../env/environment-base.js';
 import type { Episode } from '../../../env/episode.js';
+import { type Behaviour, PERSONAS, personaText } from '../../../tasks/behaviour.js';
 import type { DrawRequest, TaskDraft } from '../../../tasks/synthesis.js';
 import { buildRequest } from './build-request.js';
 import { CANDIDATE_DRAWS, type Draft, type DrawScope } from './candidates.js';
@@ -237,9 +238,17 @@ export function drawAirlineTask(
       strategies: perRequest,
       hidden_ids: hidden,
     };
+    // the persona only: knowledge entries and events are the scripted roles' to add (docs/conversations.md)
+    const behaviour: Behaviour = {
+      persona: rng.child('behaviour').pick(PERSONAS),
+      knowledge: [],
+      events: [],
+    };
     return {
       userId,
       constraints,
+      behaviour,
+      persona: personaText(behaviour.persona),
       fuzz: fuzz as unknown as Record<string, unknown>,
       instructions: scenarioInstructions(rng.child('text'), user, requests),
       strategies: perRequest,
