@@ -3,11 +3,15 @@ import { AIRLINE_ENVIRONMENT, AIRLINE_VERSION, TAU2_AIRLINE_INITIAL_HASHES } fro
 import { importAirlineDb } from './import-db.js';
 import { AIRLINE_INSTRUCTIONS_COVE, AIRLINE_POLICY_COVE } from './policy.js';
 import { generateAirlineSandbox } from './sandbox/generate.js';
+import { drawAirlineTask } from './synthesis/draw.js';
+import { AIRLINE_CONSTRAINT_KINDS } from './synthesis/kinds.js';
+import { AIRLINE_MIXES } from './synthesis/mixes.js';
+import { recheckAirlineReferences } from './synthesis/recheck.js';
 
 /**
  * The airline domain: τ²-compatible flights, users and reservations. It serves τ²'s airline DB and tools (replay,
- * evaluation, model-played agents on τ² tasks) and seeded sandbox DBs; it has no constraint kinds or scripted roles
- * yet.
+ * evaluation, model-played agents on τ² tasks), seeded sandbox DBs, and synthesizes CoVe tasks (`synthesis/`,
+ * docs/airline.md); it has no scripted roles yet.
  */
 export const airlineDomain: Domain = {
   ...AIRLINE_ENVIRONMENT,
@@ -22,4 +26,11 @@ export const airlineDomain: Domain = {
       generateAirlineSandbox({ seed, users: size.users, reservations: size.reservations }),
   },
   policy: { cove: AIRLINE_POLICY_COVE, instructions: AIRLINE_INSTRUCTIONS_COVE },
+  synthesis: {
+    kinds: AIRLINE_CONSTRAINT_KINDS,
+    mixes: AIRLINE_MIXES,
+    draw: drawAirlineTask,
+    recheck: recheckAirlineReferences,
+    scarcityHint: 'use a DB with more reservations per user',
+  },
 };
