@@ -51,6 +51,7 @@ export interface StageSummary {
 /** Options of {@link runStage}. */
 export interface RunStageOptions<I extends StageRecord, O extends StageRecord> {
   readonly stage: Stage<I, O>;
+  /** Input files; none for a stage that makes its records from its settings ({@link Stage.sourceRecords}). */
   readonly inputs: readonly string[];
   readonly out: string;
   /** Raw settings, validated by the stage's settings schema. */
@@ -107,6 +108,11 @@ export async function runStage<I extends StageRecord, O extends StageRecord>(
   const records: I[] = [];
   for (const file of options.inputs) {
     for (const r of readRecords(stage.name, file, stage.input)) records.push(r.value);
+  }
+  if (options.inputs.length === 0) {
+    if (stage.sourceRecords === undefined)
+      throw new ConfigError(`stage ${stage.name} needs input records: give --in <file>`);
+    records.push(...stage.sourceRecords(settings));
   }
   const units: StageUnit<I>[] = (stage.units ?? unitPerRecord)(records);
   const model = options.model;

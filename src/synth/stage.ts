@@ -111,6 +111,11 @@ export interface Stage<I extends StageRecord = StageRecord, O extends StageRecor
   readonly output: z.ZodType<O>;
   /** Validates the stage's settings (flags and the pipeline config's `settings`); defaults filled in. */
   readonly settings: z.ZodType<Record<string, unknown>>;
+  /**
+   * A stage that can start a pipeline makes its input records from its settings (e.g. `--db` for `questions`)
+   * when no input file is given. Settings are the validated ones.
+   */
+  sourceRecords?(settings: Readonly<Record<string, unknown>>): readonly I[];
   /** Groups input records into units. @defaultValue one unit per record, keyed and labelled by its id. */
   units?(records: readonly I[]): StageUnit<I>[];
   /** Runs one unit: returns its output records (in a deterministic order). */

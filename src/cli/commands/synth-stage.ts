@@ -29,7 +29,7 @@ export interface StageCommandFlags {
 export function addStageOptions(command: Command, stage: AnyStage, inRequired: boolean): Command {
   const input = '--in <files...>';
   const inDescription = `${stage.name} input records (JSON Lines; several files are read in order)`;
-  if (inRequired) command.requiredOption(input, inDescription);
+  if (inRequired && stage.sourceRecords === undefined) command.requiredOption(input, inDescription);
   else command.option(input, `${inDescription}; runs the ${stage.name} stage alone`);
   command
     .option('--model <openai:model>', 'model of the stage (or roles.synth.model in --config)')
@@ -104,7 +104,7 @@ export async function runStageCommand(stage: AnyStage, flags: StageCommandFlags)
   );
   const summary = await runStage({
     stage,
-    inputs: flags.in,
+    inputs: flags.in ?? [],
     out: flags.out,
     settings,
     seed,
