@@ -127,6 +127,15 @@ describe.each([
         expect(s.counts).toEqual((counts as Record<string, Record<string, number>>)[stage] ?? {});
       }
       expect(summaryOf(work, 'sql').records).toBe(tools.length);
+      if (name === 'chinook') {
+        // get_artist: DROP TABLE refused, then SELECT * with the table's own column names, then the same again
+        const notes = (
+          JSON.parse(readFileSync(join(work, 'sql.summary.json'), 'utf8')) as { notes: string[] }
+        ).notes;
+        expect(notes).toEqual([
+          'sql chinook: get_artist dropped after 2 repair(s): the last statement returns the columns ["ArtistId","Name"] but the output schema has the properties ["artist_id","name"]; select exactly those (alias with AS)',
+        ]);
+      }
       // the spec is an ordinary spec: cove tasks makes verified tasks on it (ids kept: the scripted toolsets have
       // no search for every table, so not every row can be described)
       const tasksFile = join(dir, name, 'tasks.json');
