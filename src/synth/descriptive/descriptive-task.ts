@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { InputFileError } from '../../core/errors.js';
+import { describeIssue, formatIssuePath } from '../../core/schema-helpers.js';
+import { readJsonlLines } from '../../io/read-jsonl.js';
+import {
+  type DescriptiveDifficulty,
+  type DescriptiveGoal,
+  DIFFICULTIES,
+  descriptiveGoalSchema,
+} from '../../tasks/descriptive-block.js';
+import type { RunTask } from '../../tasks/task.js';
+
+/**
+ * Descriptive tasks (docs/descriptive-tasks.md): a self-contained statement of what the user wants, per goal, with a
+ * difficulty and a rubric, written by a model from a domain's schema and a limited view of its rows (the second
+ * seed paper's user-oriented tasks, §4). Unlike constraint-built tasks they have no gold state: an episode on one
+ * is checked by deterministic rules (tool-call validity, termination) and by the rubric judge, never by CoVe's
+ * verifier.
+ */
+
+/** One line of a descriptive tasks file (the `tasks` stage's output). */
+export const descriptiveTaskRecordSchema = z.strictObject({
+  /** Always `descriptive`: `cove generate --tasks` tells these records from constraint-built tasks by it. */
+  kind: z.literal('descriptive'),
+  /** Content id: a hash of what the task was made from (domain, database, seed, index, settings). */
+  id: z.string().min(1),
+  index: z.number().int().min(0),
+  /** The domain's name (a SQL spec's `name`). */
+  domain: z.string().min(1),
+  /** Canonical hash of the database the task was written against (`cove generate` checks it). */
+  db_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  difficulty: z.enum(DIFFICULTIES),
+  /** How the user comes across (one sentence), given to a model-played user. */
+  persona: z.string().optional(),
+  goals: z.array(descriptiveGoalSchema).min(1).max(8),
+  /** The model, its settings and the token usage that made the record. */
+  made_by: z
+    .strictObject({
+      model: z.string(),
+      temperature: z.number().optional(),
+      seed: z.number().int().optional(),
+      attempts: z.number().int().min(1),
+      prompt_tokens: z.number().int().min(0),
+      completion_tokens: z.number().int().min(0),
+      cost_usd: z.number().min(0),
+    })
+    .optional(),
+});
+export type DescriptiveTaskRecord = z.output<typeof descriptiveTaskRecordSchema>;
+
+/** The hardest of the goals' difficulties. */
+export function hardest(goals: readonly DescriptiveGoal[]): DescriptiveDifficulty {
+  const rank = Math.max(...goals.map((g) => DIFFICULTIES.indexOf(g.difficulty)));
+  return DIFFICULTIES[Math.max(rank, 0)] as DescriptiveDifficulty;
+}
+
+/**
+ * The user's instructions for a model-played user: the goals in order, as the user's own aims (the rubric is
+ * the judge's, never shown to the user).
+ */
+export function descriptiveInstructions(goals: readonly DescriptiveGoal[]): string {
+  const lines =
+    goals.length === 1
+      ? [`You want this done: ${goals[0]?.description}`]
+      : [
+          'You want these things done, in this order (bring them up one at a time):',
+          ...goals.map((g, i) => `${i + 1}. ${g.description}`),
+        ];
+  lines.push(
+    'You know only what is written here. Anything else (ids, current values) is for the agent to look up.',
+  );
+  return lines.join('\n');
+}
+
+/** A descriptive record as a run's task: the model-played user gets the goals; no `cove` block, no gold. */
+export function descriptiveRunTask(record: DescriptiveTaskRecord): RunTask {
+  return {
+    id: record.id,
+    user_scenario: { persona: record.persona ?? null, instructions: descriptiveInstructions(record.goals) },
+    descriptive: { goals: record.goals, difficulty: record.difficulty, index: record.index },
+  };
+}
+
+/** True when the first line of `text` is a descriptive task record (`"kind": "descriptive"`). */
+export function looksDescriptive(text: string): boolean {
+  const first = text.split('\n', 1)[0]?.trim() ?? '';
+  if (!first.startsWith('{')) return false;
+  try {
+    return (JSON.parse(first) as { kind?: unknown }).kind === 'descriptive';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads a descriptive tasks file (JSON Lines). @throws {InputFileError} naming the file, the line and the field
+ * of the first bad record, a duplicated id, or an empty file.
+ */
+export function readDescriptiveTasks(file: string): DescriptiveTaskRecord[] {
+  const records: DescriptiveTaskRecord[] = [];
+  const ids = new Set<string>();
+  readJsonlLines(
+    file,
+    ({ line, bytes }) => {
+      const text = bytes.toString('utf8').trim();
+      if (text === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        throw new InputFileError(file, `line ${line}`, `not JSON (${(e as Error).message})`);
+      }
+      const parsed = descriptiveTaskRecordSchema.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new InputFileError(
+          file,
+          `line ${line}: ${formatIssuePath(issue?.path ?? [])}`,
+          issue === undefined ? 'invalid' : describeIssue(issue, value),
+        );
+      }
+      if (ids.has(parsed.data.id))
+        throw new InputFileError(file, `line ${line}: $.id`, `task id ${parsed.data.id} appears twice`);
+      ids.add(parsed.data.id);
+      records.push(parsed.data);
+    },
+    { what: 'descriptive tasks' },
+  );
+  if (records.length === 0) throw new InputFileError(file, '$', 'no tasks');
+  return records;
+}
