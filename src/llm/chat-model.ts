@@ -169,11 +169,17 @@ export class ChatModel {
   readonly config: RoleConfig;
   readonly #endpoint: Endpoint;
   readonly #options: ChatModelOptions;
+  /** The `x-cove-role` header: the role's name, or what the constructor was given (a synthesis stage's name). */
+  readonly #header: string;
   #calls = 0;
 
-  /** @throws {ConfigError} when a non-loopback endpoint has no API key in its environment variable. */
-  constructor(role: RoleName, config: RoleConfig, options: ChatModelOptions) {
+  /**
+   * @param header the `x-cove-role` header when it is not the role's name (a synthesis stage sends its own name).
+   * @throws {ConfigError} when a non-loopback endpoint has no API key in its environment variable.
+   */
+  constructor(role: RoleName, config: RoleConfig, options: ChatModelOptions, header?: string) {
     this.role = role;
+    this.#header = header ?? role;
     this.config = config;
     this.#options = options;
     const key = options.env[config.api_key_env];
@@ -199,7 +205,7 @@ export class ChatModel {
     signal?: AbortSignal,
   ): Promise<Completion> {
     let response: OpenAI.Chat.Completions.ChatCompletion;
-    const key = callKey(this.role, taskId);
+    const key = callKey(this.#header, taskId);
     this.#endpoint.retries.delete(key);
     try {
       // the body is sent as text (the SDK passes it verbatim): the history and tools are serialized once each
@@ -209,7 +215,7 @@ export class ChatModel {
           body: this.#body(messages, tools),
           headers: {
             'content-type': 'application/json',
-            'x-cove-role': this.role,
+            'x-cove-role': this.#header,
             'x-cove-task-id': taskId,
           },
           ...(signal === undefined ? {} : { signal }),

@@ -6,7 +6,7 @@ import { readJsonFile } from '../../domains/load-db.js';
 import { getDomain } from '../../domains/registry.js';
 import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
 import { readPlainJson } from '../../io/read-input.js';
-import type { MockScript } from '../../server/mock-llm/app.js';
+import { type MockScript, SCRIPT_ROLES, type ScriptRole } from '../../server/mock-llm/app.js';
 import { FAULTS, type Fault, isFault } from '../../server/mock-llm/faults.js';
 import { RoleSessions } from '../../server/mock-llm/sessions.js';
 import { type CoveTask, readCoveBlocks } from '../../tasks/cove-task.js';
@@ -20,21 +20,20 @@ const turnSchema = z.strictObject({
     .optional(),
 });
 const turnsSchema = z.array(turnSchema);
-/** The script file of `--mode script` (documented in the README). */
+/** Replies per role: agent, user, judge and every synthesis stage. */
+const roleTurnsShape = Object.fromEntries(SCRIPT_ROLES.map((r) => [r, turnsSchema.optional()])) as Record<
+  ScriptRole,
+  z.ZodOptional<typeof turnsSchema>
+>;
+const byTaskSchema = z.record(z.string(), z.strictObject(roleTurnsShape));
+/**
+ * The script file of `--mode script` (documented in the README and docs/synthesis-stages.md): `tasks` as a list is
+ * the `tasks` stage's replies; as an object, the replies per task id (older scripts; `by_task` is the same).
+ */
 const mockScriptSchema = z.strictObject({
-  agent: turnsSchema.optional(),
-  user: turnsSchema.optional(),
-  judge: turnsSchema.optional(),
-  tasks: z
-    .record(
-      z.string(),
-      z.strictObject({
-        agent: turnsSchema.optional(),
-        user: turnsSchema.optional(),
-        judge: turnsSchema.optional(),
-      }),
-    )
-    .optional(),
+  ...roleTurnsShape,
+  tasks: z.union([turnsSchema, byTaskSchema]).optional(),
+  by_task: byTaskSchema.optional(),
 });
 
 interface MockFlags {

@@ -6,8 +6,10 @@ import { ConfigError } from '../../core/errors.js';
 import { readSchema } from '../../domains/sql/schema-info.js';
 import { synthTools } from '../../domains/sql/synth-tools.js';
 import { readSqliteImage } from '../../env/sql-collections.js';
+import { STAGES } from '../../synth/registry.js';
 import { intFlag } from '../db-source.js';
 import { prepareOutputFile } from '../output-paths.js';
+import { registerStageCommands } from './synth-stage.js';
 
 interface SynthToolsFlags {
   db: string;
@@ -19,7 +21,10 @@ interface SynthToolsFlags {
 
 /** `cove synth tools`: derives a SQL domain spec (tools as SQL templates) from a SQLite database's schema. */
 export function registerSynth(program: Command): void {
-  const synth = program.command('synth').description('derive domain material from a database');
+  const synth = program
+    .command('synth')
+    .description('derive domain material from a database; run model-driven synthesis stages');
+  registerStageCommands(synth, STAGES.values(), new Set(['tools']));
   synth
     .command('tools')
     .description('derive SQL-template tools from a SQLite database and write a domain spec (no model needed)')

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { Rng } from '../../core/rng.js';
 import { type ChatMessage, hasStopToken, STOP_TOKENS, type ToolMessage } from '../../sim/messages.js';
 import type { VisibleMessage } from '../../sim/roles.js';
+import { STAGE_NAMES } from '../../synth/stage.js';
 import type { CoveTask } from '../../tasks/cove-task.js';
 import { type Fault, pickFault } from './faults.js';
 import type { RoleSessions } from './sessions.js';
@@ -17,24 +18,39 @@ export interface ScriptTurn {
 }
 
 /**
- * A script file (`--script`): replies per role, served in order — the n-th reply of a conversation is the n-th
- * entry (the last one repeats) — optionally per task id under `tasks`.
+ * The roles a script answers: the agent, the user, the judge, and every synthesis stage (`x-cove-role` is the
+ * stage's name, docs/synthesis-stages.md).
  */
-export interface MockScript {
-  readonly agent?: readonly ScriptTurn[];
-  readonly user?: readonly ScriptTurn[];
-  /** Replies to `x-cove-role: judge` requests (τ²'s NL-assertion judge); script mode only. */
-  readonly judge?: readonly ScriptTurn[];
-  readonly tasks?: Readonly<
-    Record<
-      string,
-      {
-        readonly agent?: readonly ScriptTurn[];
-        readonly user?: readonly ScriptTurn[];
-        readonly judge?: readonly ScriptTurn[];
-      }
-    >
-  >;
+export const SCRIPT_ROLES = ['agent', 'user', ...STAGE_NAMES] as const;
+export type ScriptRole = (typeof SCRIPT_ROLES)[number];
+
+/** Replies per role. */
+export type ScriptTurns = { readonly [R in ScriptRole]?: readonly ScriptTurn[] };
+
+/**
+ * A script file (`--script`): replies per role, served in order — the n-th reply of a conversation is the n-th
+ * entry (the last one repeats) — optionally per task id under `by_task` (a synthesis stage sends its unit's label,
+ * e.g. a tool name, as the task id). The judge role (τ²'s NL-assertion judge) gets one request per episode: its
+ * n-th reply goes to the n-th judge request of a task id. `tasks` is both a stage and, in older scripts, the key of
+ * the replies per task id: a list under `tasks` is the `tasks` stage's replies, an object is read as `by_task`.
+ */
+export type MockScript = Omit<ScriptTurns, 'tasks'> & {
+  readonly tasks?: readonly ScriptTurn[] | Readonly<Record<string, ScriptTurns>>;
+  readonly by_task?: Readonly<Record<string, ScriptTurns>>;
+};
+
+/** The replies a script has for `role` in the conversation of `taskId` (per task id first, then the role's). */
+export function scriptTurns(
+  script: MockScript | undefined,
+  taskId: string,
+  role: ScriptRole,
+): readonly ScriptTurn[] {
+  if (script === undefined) return [];
+  const perTask = Array.isArray(script.tasks) ? undefined : (script.tasks as MockScript['by_task']);
+  const own = script.by_task?.[taskId]?.[role] ?? perTask?.[taskId]?.[role];
+  if (own !== undefined) return own;
+  if (role === 'tasks') return Array.isArray(script.tasks) ? (script.tasks as readonly ScriptTurn[]) : [];
+  return (script as ScriptTurns)[role] ?? [];
 }
 
 /** Options of the mock server. */
@@ -157,9 +173,14 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
     const body = JSON.parse(raw) as { model?: string; messages?: ApiMessage[] };
     const messages = body.messages ?? [];
     if (options.latencyMs !== undefined && options.latencyMs > 0) await sleep(options.latencyMs);
-    if (role !== 'agent' && role !== 'user' && !(role === 'judge' && options.mode === 'script')) {
+    const known = options.mode === 'script' ? (SCRIPT_ROLES as readonly string[]) : ['agent', 'user'];
+    if (!known.includes(role)) {
       return c.json(
-        { error: { message: `x-cove-role must be agent or user (or judge in script mode), not '${role}'` } },
+        {
+          error: {
+            message: `x-cove-role must be ${options.mode === 'script' ? `one of ${SCRIPT_ROLES.join(', ')}` : 'agent or user (or a judge or synthesis stage in script mode)'}, not '${role}'`,
+          },
+        },
         400,
         {
           'x-should-retry': 'false',
@@ -198,7 +219,7 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
         role === 'judge'
           ? (judged.set(taskId, (judged.get(taskId) ?? -1) + 1).get(taskId) ?? 0)
           : messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
-      const turns = options.script?.tasks?.[taskId]?.[role] ?? options.script?.[role] ?? [];
+      const turns = scriptTurns(options.script, taskId, role as ScriptRole);
       const turn = turns[Math.min(Math.max(own, 0), turns.length - 1)] ?? { content: '' };
       reply = {
         content: turn.content ?? null,
