@@ -21,7 +21,8 @@ import { decideRubricReply, JudgeReplyError, type RubricDecision } from './rubri
 export interface RubricJudgment extends Partial<Omit<RubricDecision, 'passed'>> {
   /** True or false when a reply was decided; `null` when the judge gave no usable reply. */
   readonly passed: boolean | null;
-  readonly model: string;
+  /** The judge model's name (absent when judged by a stage: its summary.json names the model). */
+  readonly model?: string;
   readonly prompt: string;
   /** Every reply, in order (the last one decided, unless the judge failed). */
   readonly raw: readonly string[];
@@ -51,15 +52,48 @@ export interface JudgeInput {
   readonly messages: readonly ChatMessage[];
 }
 
+/** How the judge's requests are sent: one completion of `messages`, with its usage when known. */
+export type JudgeSender = (messages: readonly ApiMessage[]) => Promise<{
+  readonly content: string | null;
+  readonly usage?: {
+    readonly prompt_tokens: number;
+    readonly completion_tokens: number;
+    readonly cost_usd: number;
+  };
+}>;
+
 /**
- * Judges one trajectory. @param retries how many unusable replies are sent back for another try (default 2).
- * Never throws for a failing judge (the failure is the `error` of a `passed: null` judgment), except
- * AbortedError when `signal` aborts.
+ * Judges one trajectory with `model` (requests carry `x-cove-role: judge` and the task id).
+ * @see judgeWith for the retries and what is never thrown.
  */
-export async function judgeTrajectory(
+export function judgeTrajectory(
   model: ChatModel,
   input: JudgeInput,
   options: { readonly retries?: number; readonly signal?: AbortSignal } = {},
+): Promise<RubricJudgment> {
+  return judgeWith(
+    (messages) => model.complete(messages, input.taskId, undefined, options.signal),
+    model.config.model,
+    input,
+    options,
+  );
+}
+
+/**
+ * Judges one trajectory through `send` (a chat model, or a synthesis stage's context). @param retries how many
+ * unusable replies are sent back for another try (default 2). Never throws for a failing judge (the failure is
+ * the `error` of a `passed: null` judgment), except when `signal` aborts.
+ */
+export async function judgeWith(
+  send: JudgeSender,
+  modelName: string | undefined,
+  input: JudgeInput,
+  options: {
+    readonly retries?: number;
+    readonly signal?: AbortSignal;
+    /** Throw a failing request instead of returning `passed: null` (a stage stops and resumes on a rerun). */
+    readonly throwCallErrors?: boolean;
+  } = {},
 ): Promise<RubricJudgment> {
   const retries = options.retries ?? 2;
   const errors = errorCallIds(input.messages);
@@ -70,17 +104,17 @@ export async function judgeTrajectory(
   const raw: string[] = [];
   const because: string[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 };
-  const base = { model: model.config.model, prompt: RUBRIC_JUDGE_PROMPT };
+  const base = { ...(modelName === undefined ? {} : { model: modelName }), prompt: RUBRIC_JUDGE_PROMPT };
   for (let attempt = 0; attempt <= retries; attempt++) {
     let text: string;
     try {
-      const reply = await model.complete(conversation, input.taskId, undefined, options.signal);
-      usage.prompt_tokens += reply.usage.prompt_tokens;
-      usage.completion_tokens += reply.usage.completion_tokens;
-      usage.cost_usd += reply.usage.cost_usd;
+      const reply = await send(conversation);
+      usage.prompt_tokens += reply.usage?.prompt_tokens ?? 0;
+      usage.completion_tokens += reply.usage?.completion_tokens ?? 0;
+      usage.cost_usd += reply.usage?.cost_usd ?? 0;
       text = reply.content ?? '';
     } catch (e) {
-      if (options.signal?.aborted === true) throw e;
+      if (options.signal?.aborted === true || options.throwCallErrors === true) throw e;
       return {
         ...base,
         passed: null,

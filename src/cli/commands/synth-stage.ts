@@ -82,7 +82,7 @@ export function stageSettings(stage: AnyStage, flags: StageCommandFlags): Record
 
 /** Runs one stage as `cove synth <stage>` does: validates flags, runs, prints the summary's counts. */
 export async function runStageCommand(stage: AnyStage, flags: StageCommandFlags): Promise<void> {
-  if (flags.in === undefined || flags.in.length === 0)
+  if ((flags.in === undefined || flags.in.length === 0) && stage.sourceRecords === undefined)
     throw new ConfigError(`${stage.name}: give --in <file>`);
   if (flags.out === undefined) throw new ConfigError(`${stage.name}: give --out <file>`);
   const seed = intFlag('--seed', flags.seed, 1);

@@ -44,7 +44,9 @@ export function dataView(
       offsets.add(rng.int(0, count - 1));
     for (const offset of [...offsets].sort((a, b) => a - b)) {
       const row = pick.get(offset) as Record<string, unknown>;
-      parts.push(`  ${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, shown(v)])))}`);
+      parts.push(
+        `  ${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, shown(v)])))}`,
+      );
     }
   }
   return parts.join('\n');

@@ -22,7 +22,7 @@ import type { RunTask } from '../../tasks/task.js';
 export const descriptiveTaskRecordSchema = z.strictObject({
   /** Always `descriptive`: `cove generate --tasks` tells these records from constraint-built tasks by it. */
   kind: z.literal('descriptive'),
-  /** Content id: a hash of what the task was made from (domain, database, seed, index, settings). */
+  /** Content id (`dtask-…`): a hash of the record's other fields. */
   id: z.string().min(1),
   index: z.number().int().min(0),
   /** The domain's name (a SQL spec's `name`). */
@@ -33,18 +33,8 @@ export const descriptiveTaskRecordSchema = z.strictObject({
   /** How the user comes across (one sentence), given to a model-played user. */
   persona: z.string().optional(),
   goals: z.array(descriptiveGoalSchema).min(1).max(8),
-  /** The model, its settings and the token usage that made the record. */
-  made_by: z
-    .strictObject({
-      model: z.string(),
-      temperature: z.number().optional(),
-      seed: z.number().int().optional(),
-      attempts: z.number().int().min(1),
-      prompt_tokens: z.number().int().min(0),
-      completion_tokens: z.number().int().min(0),
-      cost_usd: z.number().min(0),
-    })
-    .optional(),
+  /** The version of the writer's prompt (the model, settings and usage are in the stage's summary.json). */
+  prompt: z.string().optional(),
 });
 export type DescriptiveTaskRecord = z.output<typeof descriptiveTaskRecordSchema>;
 

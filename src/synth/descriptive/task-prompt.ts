@@ -74,10 +74,7 @@ const replySchema = z.object({
  * Reads a writer's reply. @throws {TaskReplyError} naming the field: not JSON, a wrong shape, or not `goals`
  * goals.
  */
-export function readTaskReply(
-  text: string,
-  goals: number,
-): { persona?: string; goals: DescriptiveGoal[] } {
+export function readTaskReply(text: string, goals: number): { persona?: string; goals: DescriptiveGoal[] } {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
   const body = (fenced?.[1] ?? text).trim();
   let value: unknown;
