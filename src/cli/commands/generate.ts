@@ -364,7 +364,7 @@ export function registerGenerate(program: Command): void {
         (s.graded_episodes === 0
           ? 'no episode graded (no yield or score to report)'
           : `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-            `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
+            `${source.cove ? `mean score ${s.mean_score}` : s.judge !== undefined ? `judged: ${s.judge.passed} passed, ${s.judge.rejected_by_judge} rejected by the judge, ${s.judge.deterministic_failures} failed a deterministic check, ${s.judge.not_judged} not judged` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
         `${budget}\n`,
     );
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {
