@@ -186,8 +186,14 @@ export function registerGenerate(program: Command): void {
       );
     }
     if (!descriptive && roles.judge !== undefined) {
+      const what = flags.judge !== undefined ? '--judge' : `${flags.config}: $.roles.judge`;
       throw new ConfigError(
-        '--judge judges descriptive tasks (`cove synth tasks`); these tasks are graded by their own evaluator: drop --judge',
+        `${what} judges descriptive tasks (\`cove synth tasks\`); these tasks are graded by their own evaluator: drop ${flags.judge !== undefined ? '--judge' : 'roles.judge'}`,
+      );
+    }
+    if (descriptive && flags.queue !== undefined) {
+      throw new ConfigError(
+        `--queue cannot run descriptive tasks yet (${flags.tasks}): workers do not play the judge; run them in one process (without --queue)`,
       );
     }
     if (descriptive && roles.judge === undefined) {
