@@ -495,6 +495,23 @@ describe('descriptive tasks and the rubric judge over real sockets', () => {
     expect(other.status).toBe(2);
     expect(other.stderr).toContain(`${tampered}: line 2: task`);
     expect(other.stderr).toContain('was written against another database');
+    const broken = join(dir, 'broken.jsonl');
+    writeFileSync(
+      broken,
+      `${text[0]}\n${(text[1] ?? '').replace('"difficulty":"easy"', '"difficulty":"trivial"')}\n`,
+    );
+    const bad = await runCoveAsync([
+      'generate',
+      '--domain-spec',
+      spec,
+      '--tasks',
+      broken,
+      '--out',
+      join(dir, 'z'),
+      ...models,
+    ]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`${broken}: line 2 $.goals[1].difficulty:`);
     const noGoals = await runCoveAsync([
       ...[
         'synth',

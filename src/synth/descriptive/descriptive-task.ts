@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { InputFileError } from '../../core/errors.js';
-import { describeIssue, formatIssuePath } from '../../core/schema-helpers.js';
-import { readJsonlLines } from '../../io/read-jsonl.js';
 import {
   type DescriptiveDifficulty,
   type DescriptiveGoal,
@@ -9,6 +7,7 @@ import {
   descriptiveGoalSchema,
 } from '../../tasks/descriptive-block.js';
 import type { RunTask } from '../../tasks/task.js';
+import { readRecords, StageRecordError } from '../records.js';
 
 /**
  * Descriptive tasks (docs/descriptive-tasks.md): a self-contained statement of what the user wants, per goal, with a
@@ -83,39 +82,17 @@ export function looksDescriptive(text: string): boolean {
 }
 
 /**
- * Reads a descriptive tasks file (JSON Lines). @throws {InputFileError} naming the file, the line and the field
- * of the first bad record, a duplicated id, or an empty file.
+ * Reads a descriptive tasks file (JSON Lines, the `tasks` stage's output). @throws {StageRecordError} naming the
+ * file, the line and the field of the first bad record or a repeated id; InputFileError for an empty file.
  */
 export function readDescriptiveTasks(file: string): DescriptiveTaskRecord[] {
-  const records: DescriptiveTaskRecord[] = [];
+  const read = readRecords('tasks', file, descriptiveTaskRecordSchema);
   const ids = new Set<string>();
-  readJsonlLines(
-    file,
-    ({ line, bytes }) => {
-      const text = bytes.toString('utf8').trim();
-      if (text === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        throw new InputFileError(file, `line ${line}`, `not JSON (${(e as Error).message})`);
-      }
-      const parsed = descriptiveTaskRecordSchema.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new InputFileError(
-          file,
-          `line ${line}: ${formatIssuePath(issue?.path ?? [])}`,
-          issue === undefined ? 'invalid' : describeIssue(issue, value),
-        );
-      }
-      if (ids.has(parsed.data.id))
-        throw new InputFileError(file, `line ${line}: $.id`, `task id ${parsed.data.id} appears twice`);
-      ids.add(parsed.data.id);
-      records.push(parsed.data);
-    },
-    { what: 'descriptive tasks' },
-  );
-  if (records.length === 0) throw new InputFileError(file, '$', 'no tasks');
-  return records;
+  for (const { line, value } of read) {
+    if (ids.has(value.id))
+      throw new StageRecordError('tasks', file, line, '$.id', `task id ${value.id} appears twice`);
+    ids.add(value.id);
+  }
+  if (read.length === 0) throw new InputFileError(file, '$', 'no tasks');
+  return read.map((r) => r.value);
 }
