@@ -1,6 +1,11 @@
-import { judgeStage } from './judge-stage.js';
 import type { Stage } from './stage.js';
-import { tasksStage } from './tasks-stage.js';
+import { expandStage } from './stages/expand.js';
+import { judgeStage } from './stages/judge.js';
+import { questionsStage } from './stages/questions.js';
+import { schemasStage } from './stages/schemas.js';
+import { sqlStage } from './stages/sql.js';
+import { tasksStage } from './stages/tasks.js';
+import { toolsStage } from './stages/tools.js';
 
 /**
  * The stages `cove synth <stage>` and pipeline configs can name. A stage module exports one {@link Stage}; add a
@@ -10,8 +15,13 @@ import { tasksStage } from './tasks-stage.js';
 export type AnyStage = Stage<any, any>;
 
 export const STAGES: ReadonlyMap<string, AnyStage> = new Map<string, AnyStage>([
-  [tasksStage.name, tasksStage],
-  [judgeStage.name, judgeStage],
+  ['questions', questionsStage],
+  ['tools', toolsStage],
+  ['expand', expandStage],
+  ['schemas', schemasStage],
+  ['sql', sqlStage],
+  ['tasks', tasksStage],
+  ['judge', judgeStage],
 ]);
 
 /** The stage named `name`. @returns undefined for an unknown name */

@@ -186,16 +186,25 @@ function candidatesOf(t: TableInfo, tables: readonly TableInfo[]): Candidate[] {
   return out.map((c) => ({ ...c, table: t.name }));
 }
 
-/** Arguments for a template sampled from the data: each bound parameter takes a value of its column. */
-function sampleArgs(
+/**
+ * Arguments for a template sampled from the data: each bound parameter takes a value of its column. A parameter
+ * bound to no column takes what `unbound` gives (by default none: no arguments).
+ */
+export function sampleArgs(
   rng: Rng,
   sql: SqlConnection,
   template: ReturnType<typeof analyseTools>[number],
+  unbound: (param: string, rng: Rng) => unknown = () => undefined,
 ): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
   for (const p of template.params) {
     const b = template.bindings.get(p);
-    if (b === undefined) return undefined;
+    if (b === undefined) {
+      const v = unbound(p, rng);
+      if (v === undefined) return undefined;
+      args[p] = v;
+      continue;
+    }
     const values = sql
       .all(
         `SELECT DISTINCT ${q(b.column)} AS v FROM ${q(b.table)} WHERE ${q(b.column)} IS NOT NULL ORDER BY 1 LIMIT 100`,
@@ -251,6 +260,11 @@ function validate(
     sql.close();
   }
 }
+
+/** The policy of a derived spec (the schema-derived path and the model-driven one write the same). */
+export const DEFAULT_SQL_POLICY =
+  'Help the user with the records of this database. Look records up with the read tools before changing them, ' +
+  'never guess an id, and describe each change and get an explicit yes before making it.';
 
 /** Options of {@link synthTools}. */
 export interface SynthToolsOptions {
@@ -346,9 +360,7 @@ export function synthTools(
     name: options.name,
     database: { sqlite: options.databasePath },
     ...(options.tables === undefined ? {} : { tables: [...options.tables] }),
-    policy:
-      'Help the user with the records of this database. Look records up with the read tools before changing them, ' +
-      'never guess an id, and describe each change and get an explicit yes before making it.',
+    policy: DEFAULT_SQL_POLICY,
     rules: [],
     tools: picked.map((c) => c.tool),
   };

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Rng } from '../../core/rng.js';
 import type { TableInfo } from '../../domains/sql/schema-info.js';
+import { quoteIdent } from '../../env/sql-collections.js';
 
 /**
  * The limited view of a database a task writer gets (the second seed paper's "schema plus a few rows"): every
@@ -18,8 +19,6 @@ function shown(value: unknown): unknown {
   return value;
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 /** The view as prompt text; the same database, tables and `rng` seed give the same text. */
 export function dataView(
   db: Database.Database,
@@ -35,10 +34,12 @@ export function dataView(
       const ref = fk === undefined ? '' : ` → ${fk.parent}.${fk.parentColumns[0] ?? ''}`;
       return `${c.name} ${c.type || 'any'}${key}${ref}`;
     });
-    const count = Number((db.prepare(`SELECT count(*) AS n FROM ${quote(t.name)}`).get() as { n: number }).n);
+    const count = Number(
+      (db.prepare(`SELECT count(*) AS n FROM ${quoteIdent(t.name)}`).get() as { n: number }).n,
+    );
     parts.push(`Table ${t.name} (${count} rows): ${columns.join(', ')}`);
-    const order = t.primaryKey.length > 0 ? t.primaryKey.map(quote).join(', ') : 'rowid';
-    const pick = db.prepare(`SELECT * FROM ${quote(t.name)} ORDER BY ${order} LIMIT 1 OFFSET ?`);
+    const order = t.primaryKey.length > 0 ? t.primaryKey.map(quoteIdent).join(', ') : 'rowid';
+    const pick = db.prepare(`SELECT * FROM ${quoteIdent(t.name)} ORDER BY ${order} LIMIT 1 OFFSET ?`);
     const offsets = new Set<number>();
     for (let tries = 0; offsets.size < Math.min(rows, count) && tries < rows * 4; tries++)
       offsets.add(rng.int(0, count - 1));

@@ -1,24 +1,24 @@
 import Database from 'better-sqlite3';
 import { z } from 'zod';
-import { loadDbFile } from '../domains/load-db.js';
-import { loadSqlDomain, type SqlDomain } from '../domains/sql/load-spec.js';
-import { toolSchema } from '../env/openai-tools.js';
-import { readSqliteImage } from '../env/sql-collections.js';
-import { type DescriptiveDifficulty, DIFFICULTIES } from '../tasks/descriptive-block.js';
-import { dataView } from './descriptive/data-view.js';
+import { loadDbFile } from '../../domains/load-db.js';
+import { loadSqlDomain, type SqlDomain } from '../../domains/sql/load-spec.js';
+import { toolSchema } from '../../env/openai-tools.js';
+import { readSqliteImage } from '../../env/sql-collections.js';
+import { type DescriptiveDifficulty, DIFFICULTIES } from '../../tasks/descriptive-block.js';
+import { dataView } from '../descriptive/data-view.js';
 import {
   type DescriptiveTaskRecord,
   descriptiveTaskRecordSchema,
   hardest,
-} from './descriptive/descriptive-task.js';
+} from '../descriptive/descriptive-task.js';
 import {
   readTaskReply,
   TASK_PROMPT,
   TASK_WRITER_SYSTEM,
   taskWriterRequest,
-} from './descriptive/task-prompt.js';
-import { contentId } from './records.js';
-import type { Stage } from './stage.js';
+} from '../descriptive/task-prompt.js';
+import { contentId } from '../records.js';
+import type { Stage } from '../stage.js';
 
 /**
  * The `tasks` stage (docs/descriptive-tasks.md): descriptive tasks for a SQL domain, written by a model from the

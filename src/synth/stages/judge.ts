@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import type { OpenAiTool } from '../env/openai-tools.js';
-import { descriptiveEvaluation } from '../eval/descriptive-verdict.js';
-import { judgeWith } from '../eval/rubric-judge.js';
-import type { ChatMessage } from '../sim/messages.js';
-import type { TerminationReason } from '../sim/run-episode.js';
-import { type DescriptiveGoal, descriptiveGoalSchema } from '../tasks/descriptive-block.js';
-import { attributeFailure } from '../verify/failure.js';
-import { checkTrajectory } from '../verify/trajectory-checks.js';
-import { readDescriptiveTasks } from './descriptive/descriptive-task.js';
-import type { Stage } from './stage.js';
+import type { OpenAiTool } from '../../env/openai-tools.js';
+import { descriptiveEvaluation } from '../../eval/descriptive-verdict.js';
+import { judgeWith } from '../../eval/rubric-judge.js';
+import type { ChatMessage } from '../../sim/messages.js';
+import type { TerminationReason } from '../../sim/run-episode.js';
+import { type DescriptiveGoal, descriptiveGoalSchema } from '../../tasks/descriptive-block.js';
+import { attributeFailure } from '../../verify/failure.js';
+import { checkTrajectory } from '../../verify/trajectory-checks.js';
+import { readDescriptiveTasks } from '../descriptive/descriptive-task.js';
+import type { Stage } from '../stage.js';
 
 /**
  * The `judge` stage (docs/descriptive-tasks.md): the rubric judge over saved trajectories (lines of a run's
