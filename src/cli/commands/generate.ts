@@ -5,14 +5,13 @@ import { agentContext, type TextSetting } from '../../domains/agent-context.js';
 import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
-import { readInputText } from '../../io/read-input.js';
 import { ChatModel } from '../../llm/chat-model.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
 import { generateFingerprint } from '../../run/run-identity.js';
 import { JSON_USER_GUIDELINES_LABEL } from '../../sim/model-user/json-user-prompt.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
-import { looksDescriptive } from '../../synth/descriptive/descriptive-task.js';
+import { isDescriptiveTasksFile } from '../../synth/descriptive/descriptive-task.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
@@ -136,7 +135,7 @@ export function registerGenerate(program: Command): void {
     )
       flags.db = spec.dbFile;
     // descriptive tasks (JSON Lines from `cove synth tasks`): judged, never CoVe-scored (docs/descriptive-tasks.md)
-    const descriptive = flags.tasks !== undefined && looksDescriptive(readInputText(flags.tasks));
+    const descriptive = flags.tasks !== undefined && isDescriptiveTasksFile(flags.tasks);
     const domain =
       spec?.domain ??
       chooseDomain(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputFileError } from '../../core/errors.js';
+import { readInputText } from '../../io/read-input.js';
 import {
   type DescriptiveDifficulty,
   type DescriptiveGoal,
@@ -68,6 +69,20 @@ export function descriptiveRunTask(record: DescriptiveTaskRecord): RunTask {
     user_scenario: { persona: record.persona ?? null, instructions: descriptiveInstructions(record.goals) },
     descriptive: { goals: record.goals, difficulty: record.difficulty, index: record.index },
   };
+}
+
+/**
+ * True when `file`'s first line is a descriptive task record (`"kind": "descriptive"`); false for anything else,
+ * an unreadable file included (its reader then reports the problem).
+ */
+export function isDescriptiveTasksFile(file: string): boolean {
+  let text: string;
+  try {
+    text = readInputText(file);
+  } catch {
+    return false;
+  }
+  return looksDescriptive(text);
 }
 
 /** True when the first line of `text` is a descriptive task record (`"kind": "descriptive"`). */
