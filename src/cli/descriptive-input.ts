@@ -6,6 +6,7 @@ import { readInputText } from '../io/read-input.js';
 import type { TaskSource } from '../run/task-source.js';
 import { descriptiveRunTask, readDescriptiveTasks } from '../synth/descriptive/descriptive-task.js';
 import { chooseDb } from './db-source.js';
+import type { ResolvedRoles } from './role-flags.js';
 
 /**
  * The tasks of `cove generate --tasks tasks.jsonl` when the file holds descriptive tasks (the `tasks` stage's
@@ -47,4 +48,41 @@ export function descriptiveTaskSource(
     cove: false,
     semantics: options.semantics,
   };
+}
+
+/**
+ * The role checks of a `cove generate` run that may hold descriptive tasks: such tasks need a model-played agent
+ * and user and run in one process; a judge is only for them. `note` gets a line when they run without a judge.
+ * @throws {ConfigError} saying what to change.
+ */
+export function checkDescriptiveRun(
+  descriptive: boolean,
+  flags: {
+    readonly tasks?: string;
+    readonly judge?: string;
+    readonly config?: string;
+    readonly queue?: string;
+  },
+  roles: ResolvedRoles,
+  note: (line: string) => void,
+): void {
+  if (descriptive && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
+    throw new ConfigError(
+      `${flags.tasks} holds descriptive tasks (no constraints to play from): run them with --agent openai:<model> and --user openai:<model>`,
+    );
+  }
+  if (!descriptive && roles.judge !== undefined) {
+    const flag = flags.judge !== undefined;
+    throw new ConfigError(
+      `${flag ? '--judge' : `${flags.config}: $.roles.judge`} judges descriptive tasks (\`cove synth tasks\`); these tasks are graded by their own evaluator: drop ${flag ? '--judge' : 'roles.judge'}`,
+    );
+  }
+  if (descriptive && flags.queue !== undefined) {
+    throw new ConfigError(
+      `--queue cannot run descriptive tasks yet (${flags.tasks}): workers do not play the judge; run them in one process (without --queue)`,
+    );
+  }
+  if (descriptive && roles.judge === undefined) {
+    note('note: no --judge: descriptive episodes are run but not judged, and none enters sft.jsonl\n');
+  }
 }

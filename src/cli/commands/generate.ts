@@ -16,7 +16,7 @@ import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
 import { intFlag, MAX_SEED, MAX_TASKS } from '../db-source.js';
-import { descriptiveTaskSource } from '../descriptive-input.js';
+import { checkDescriptiveRun, descriptiveTaskSource } from '../descriptive-input.js';
 import { type TaskFlags, taskSource } from '../generate-setup.js';
 import { prepareOutputDir } from '../output-paths.js';
 import { startProgress } from '../progress.js';
@@ -179,27 +179,7 @@ export function registerGenerate(program: Command): void {
       repeatedCallLimit: text === 'tau2' ? null : 5,
     };
     const roles = resolveRoles(flags, process.env);
-    if (descriptive && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
-      throw new ConfigError(
-        `${flags.tasks} holds descriptive tasks (no constraints to play from): run them with --agent openai:<model> and --user openai:<model>`,
-      );
-    }
-    if (!descriptive && roles.judge !== undefined) {
-      const what = flags.judge !== undefined ? '--judge' : `${flags.config}: $.roles.judge`;
-      throw new ConfigError(
-        `${what} judges descriptive tasks (\`cove synth tasks\`); these tasks are graded by their own evaluator: drop ${flags.judge !== undefined ? '--judge' : 'roles.judge'}`,
-      );
-    }
-    if (descriptive && flags.queue !== undefined) {
-      throw new ConfigError(
-        `--queue cannot run descriptive tasks yet (${flags.tasks}): workers do not play the judge; run them in one process (without --queue)`,
-      );
-    }
-    if (descriptive && roles.judge === undefined) {
-      process.stderr.write(
-        'note: no --judge: descriptive episodes are run but not judged, and none enters sft.jsonl\n',
-      );
-    }
+    checkDescriptiveRun(descriptive, flags, roles, (note) => process.stderr.write(note));
     const tau2Dir =
       text === 'tau2'
         ? resolveTau2DomainDir(domain.name, {
