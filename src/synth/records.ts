@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { z } from 'zod';
-import { InputFileError } from '../core/errors.js';
+import { ConfigError, InputFileError } from '../core/errors.js';
 import { canonicalSha256 } from '../core/hash.js';
 import type { PyJsonInput } from '../core/py-json.js';
 import { formatIssuePath } from '../core/schema-helpers.js';
@@ -44,7 +44,7 @@ export interface ReadRecord<T> {
 /**
  * Reads a JSON Lines file of records and validates each line against `schema`. Blank lines are skipped; a last line
  * without a newline counts as a line.
- * @throws {StageRecordError} for a missing file, a line that is not JSON, nests too deep, or does not match the
+ * @throws {ConfigError} for a missing file; {@link StageRecordError} for a line that is not JSON, nests too deep, or does not match the
  *   schema (naming the stage, the file, the line and the field); InputFileError for a file that is not UTF-8.
  */
 export function readRecords<S extends z.ZodType>(
@@ -52,7 +52,7 @@ export function readRecords<S extends z.ZodType>(
   file: string,
   schema: S,
 ): ReadRecord<z.output<S>>[] {
-  if (!existsSync(file)) throw new StageRecordError(stage, file, 0, '$', 'no such file');
+  if (!existsSync(file)) throw new ConfigError(`stage ${stage}: no file ${file}`);
   const text = readInputText(file, { what: `records of stage ${stage}` });
   const out: ReadRecord<z.output<S>>[] = [];
   text.split('\n').forEach((raw, i) => {

@@ -151,6 +151,33 @@ describe('cove synth pipeline', () => {
       /^sql northwind: update_product_stock dropped after 0 repair\(s\): .*no such column: Stock/,
     );
 
+    // a stage that makes its own input from its flags: questions from a database
+    const q = join(dir, 'alone', 'questions.jsonl');
+    const made = runCove([
+      'synth',
+      'questions',
+      '--db',
+      NORTHWIND,
+      '--name',
+      'northwind',
+      '--count',
+      '1',
+      '--out',
+      q,
+      '--model',
+      'openai:mock',
+      '--base-url',
+      server.baseUrl,
+      '--quiet',
+    ]);
+    expect(made.stderr).toContain(`questions: 1 record(s) in ${q} from 1 input record(s)`);
+    expect(made.status).toBe(0);
+    expect(JSON.parse(readFileSync(q, 'utf8'))).toMatchObject({
+      domain: { name: 'northwind', db: NORTHWIND },
+      n: 0,
+      question: 'Which products from "Exotic Liquids" are still in stock?',
+    });
+
     const bad = join(dir, 'bad.jsonl');
     const good = readFileSync(join(dir, 'first', 'tools.jsonl'), 'utf8').split('\n')[0] as string;
     const broken = JSON.parse(good);

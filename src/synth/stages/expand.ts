@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { contentId } from '../records.js';
 import type { Stage, StageUnit } from '../stage.js';
 import { openDomainDb, schemaView } from './db-view.js';
-import { byDomain, type ToolRecord, ToolRecord as ToolRecordSchema, withId } from './tool-records.js';
+import {
+  byDomain,
+  listReply,
+  type ToolRecord,
+  ToolRecord as ToolRecordSchema,
+  withId,
+} from './tool-records.js';
 import { FunctionSpec, TOOL_RULES, toolRecord } from './tools.js';
 
 /**
@@ -101,7 +107,7 @@ export const expandStage: Stage<ToolRecord, ToolRecord> = {
           content: `The database:\n\n${view}\n\nThe current tools:\n${JSON.stringify(current, null, 1)}\n\nPropose at most ${max} new tools.`,
         },
       ],
-      z.array(FunctionSpec),
+      listReply(z.array(FunctionSpec)),
     );
     const names = new Set(merged.map((t) => t.name));
     const added: ToolRecord[] = [];

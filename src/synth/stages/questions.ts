@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { Stage } from '../stage.js';
 import { openDomainDb, schemaView } from './db-view.js';
-import { DomainRecord, QuestionRecord, withId } from './tool-records.js';
+import { DomainRecord, listReply, QuestionRecord, withId } from './tool-records.js';
 
 /**
  * Stage `questions`: realistic requests users of a domain would make, from its database schema and a limited view
@@ -95,7 +95,7 @@ export const questionsStage: Stage<DomainRecord, QuestionRecord> = {
           content: `The database of "${record.domain.name}" (its schema, and a few of its rows; there are more):\n\n${view}${about}${seeds}\n\nWrite ${count} requests.`,
         },
       ],
-      z.array(z.string().trim().min(1)).min(1),
+      listReply(z.array(z.string().trim().min(1)).min(1)),
     );
     const seen = new Set<string>();
     const questions = reply.value.filter((q) => {

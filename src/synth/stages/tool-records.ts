@@ -87,6 +87,18 @@ export function kindOf(name: string): 'read' | 'write' {
   return WRITE_VERBS.test(name) ? 'write' : 'read';
 }
 
+/**
+ * A reply that should be a JSON list, also accepted as an object holding just that list (`{"questions": […]}`,
+ * `{"tools": […]}`), as models often wrap it.
+ */
+export function listReply<S extends z.ZodType>(schema: S) {
+  return z.preprocess((v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const values = Object.values(v);
+    return values.length === 1 && Array.isArray(values[0]) ? values[0] : v;
+  }, schema);
+}
+
 /** The domain's records grouped by domain name, in first-seen order (the unit of `expand` and `schemas`). */
 export function byDomain<T extends { domain: DomainRef }>(records: readonly T[]): Map<string, T[]> {
   const out = new Map<string, T[]>();

@@ -4,6 +4,7 @@ import { openDomainDb, schemaView } from './db-view.js';
 import {
   type DomainRef,
   kindOf,
+  listReply,
   ParametersSchema,
   QuestionRecord,
   ToolRecord,
@@ -96,7 +97,7 @@ async function toolsFor(ctx: UnitContext, question: QuestionRecord, view: string
         content: `The database:\n\n${view}\n\nA user asks: "${question.question}"\n\nWhich tools does the assistant need to answer it? List them all, in the order they would be called.`,
       },
     ],
-    z.array(FunctionSpec).min(1),
+    listReply(z.array(FunctionSpec).min(1)),
   );
   const seen = new Set<string>();
   return reply.value.filter((t) => !seen.has(t.name) && seen.add(t.name));
