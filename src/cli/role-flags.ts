@@ -16,6 +16,10 @@ export interface RoleFlags {
   userApiKeyEnv?: string;
   /** `stop-token` (default) or `json`: how a model-played user speaks. */
   userStyle?: string;
+  /** `openai:<model>`: the rubric judge of descriptive tasks. */
+  judge?: string;
+  judgeBaseUrl?: string;
+  judgeApiKeyEnv?: string;
   config?: string;
   budgetUsd?: string;
   budgetTokens?: string;
@@ -24,6 +28,8 @@ export interface RoleFlags {
 /** The roles, the shared model options (endpoints, prices, usage meter) and the config file read. */
 export interface ResolvedRoles {
   readonly choice: RoleChoice;
+  /** The rubric judge (`--judge` or `roles.judge.model`), when one is set. */
+  readonly judge?: RoleConfig;
   readonly models: ChatModelOptions;
   readonly meter: UsageMeter;
   readonly config: CoveConfig;
@@ -38,14 +44,16 @@ function positive(flag: string, value: string | undefined): number | undefined {
 }
 
 function modelRole(
-  role: 'agent' | 'user',
+  role: 'agent' | 'user' | 'judge',
   spec: string,
   config: CoveConfig,
   flags: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined; style?: string | undefined },
 ): RoleConfig {
   if (!spec.startsWith('openai:')) {
     throw new ConfigError(
-      `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
+      role === 'judge'
+        ? `--judge must be openai:<model>, not '${spec}'`
+        : `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
     );
   }
   const fromFile = config.roles[role] as Partial<RoleConfig> | undefined;
@@ -69,9 +77,9 @@ export function resolveRoles(
   const config: CoveConfig =
     flags.config === undefined ? { roles: {}, prices: {}, budget: {} } : readCoveConfig(flags.config);
   for (const role of Object.keys(config.roles)) {
-    if (role !== 'agent' && role !== 'user') {
+    if (role !== 'agent' && role !== 'user' && role !== 'judge') {
       throw new ConfigError(
-        `${flags.config}: $.roles.${role}: cove generate plays only the agent and the user (no ${role} role yet); remove roles.${role}`,
+        `${flags.config}: $.roles.${role}: cove generate plays only the agent, the user and the judge (no ${role} role); remove roles.${role}`,
       );
     }
   }
@@ -139,10 +147,23 @@ export function resolveRoles(
             style: flags.userStyle,
           }),
   };
+  const judgeSpec = flags.judge ?? config.roles.judge?.model;
+  if (judgeSpec === undefined && (flags.judgeBaseUrl ?? flags.judgeApiKeyEnv) !== undefined) {
+    throw new ConfigError(
+      '--judge-base-url and --judge-api-key-env apply to a judge: add --judge openai:<model>',
+    );
+  }
+  const judge =
+    judgeSpec === undefined
+      ? undefined
+      : modelRole('judge', judgeSpec, config, {
+          baseUrl: flags.judgeBaseUrl,
+          apiKeyEnv: flags.judgeApiKeyEnv,
+        });
   const maxCostUsd = positive('--budget-usd', flags.budgetUsd) ?? config.budget.max_cost_usd;
   if (maxCostUsd !== undefined) {
     // a cost budget over a model without a price would count USD 0 forever: refuse rather than run unbounded
-    for (const role of [choice.agent, choice.user]) {
+    for (const role of [choice.agent, choice.user, ...(judge === undefined ? [] : [judge])]) {
       if (typeof role === 'string') continue;
       const model = role.model.replace(/^openai:/, '');
       if (config.prices[model] === undefined) {
@@ -158,6 +179,7 @@ export function resolveRoles(
   });
   return {
     choice,
+    ...(judge === undefined ? {} : { judge }),
     meter,
     config,
     models: { env, prices: config.prices, meter, endpoints: new EndpointPool() },

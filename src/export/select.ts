@@ -1,4 +1,5 @@
-import type { TrajectoryRecord } from '../run/trajectory.js';
+import { RUBRIC_EVALUATOR } from '../eval/descriptive-verdict.js';
+import { keptForSft, type TrajectoryRecord } from '../run/trajectory.js';
 
 /**
  * A trajectory record as export reads it: `trajectories.jsonl`'s record, whose `evaluation` block is
@@ -25,7 +26,8 @@ export type DropReason =
   | 'tau2_reward_below_min'
   | 'invalid_tool_arguments'
   | 'unknown_tool_calls'
-  | 'leak';
+  | 'leak'
+  | 'not_passed_by_judge';
 
 /** True when the record was graded by τ²'s evaluator (its `evaluation.evaluator` names τ²). */
 export function tau2Evaluated(r: ExportRecord): boolean {
@@ -39,6 +41,7 @@ export function tau2Evaluated(r: ExportRecord): boolean {
  * (`keptForSft`: CoVe score 1, `stateMatch`, no invalid or unknown tool call, no leak), except that a record graded
  * by τ²'s evaluator is kept on τ²'s reward (= 1) instead of CoVe's score and state match. Episodes lost to the
  * infrastructure are never kept; invalid or unknown tool calls and leaks never either, whatever the thresholds.
+ * A descriptive task's record (docs/descriptive-tasks.md) is kept exactly when `sft.jsonl` keeps it.
  */
 export function dropReason(r: ExportRecord, o: SelectOptions): DropReason | undefined {
   if (o.domains !== undefined && !o.domains.includes(r.domain)) return 'domain';
@@ -46,6 +49,8 @@ export function dropReason(r: ExportRecord, o: SelectOptions): DropReason | unde
   if (r.invalid_tool_arguments > 0) return 'invalid_tool_arguments';
   if ((r.unknown_tool_calls ?? 0) > 0) return 'unknown_tool_calls';
   if (r.leaks > 0) return 'leak';
+  // a descriptive task's episode: exactly sft.jsonl's rule (a judge passed it, its deterministic checks pass)
+  if (r.evaluation?.evaluator === RUBRIC_EVALUATOR) return keptForSft(r) ? undefined : 'not_passed_by_judge';
   if (tau2Evaluated(r))
     return (r.evaluation?.reward ?? 0) >= o.minScore ? undefined : 'tau2_reward_below_min';
   const v = r.verification as NonNullable<ExportRecord['verification']>;

@@ -3,8 +3,11 @@ import { deriveSeed, Rng } from '../core/rng.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import type { Episode } from '../env/episode.js';
+import { descriptiveEvaluation } from '../eval/descriptive-verdict.js';
 import type { Evaluation, EvaluationInput } from '../eval/evaluator.js';
+import { judgeTrajectory, type RubricJudgment } from '../eval/rubric-judge.js';
 import { tau2Evaluator } from '../eval/tau2-evaluator.js';
+import type { ChatModel } from '../llm/chat-model.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import { longestIdenticalRun } from '../sim/call-key.js';
 import type { EpisodeOutcome } from '../sim/episode-session.js';
@@ -15,6 +18,7 @@ import type { RunTask } from '../tasks/task.js';
 import { coveEvaluator } from '../verify/cove-evaluator.js';
 import { attributeFailure } from '../verify/failure.js';
 import { scanLeaks } from '../verify/leak-scan.js';
+import { checkTrajectory } from '../verify/trajectory-checks.js';
 import type { Verification } from '../verify/verification.js';
 import { doNothingReward } from './baseline.js';
 import { type TrajectoryRecord, type TrajectorySettings, trajectoryId } from './trajectory.js';
@@ -51,6 +55,8 @@ export interface RunContext {
    * it). @defaultValue 'task'
    */
   readonly rewardBy?: 'task' | 'tau2';
+  /** The rubric judge of descriptive tasks (`--judge`); without it their episodes are not judged (never kept). */
+  readonly judge?: ChatModel;
 }
 
 /** One task of a run with its index (its `cove.index`, or its position in the run's task list). */
@@ -224,18 +230,40 @@ export async function episodeRecord(
     | 'coveVersion'
     | 'gamma'
     | 'rewardBy'
+    | 'judge'
   >,
   names: { readonly agent: string; readonly user: string; readonly userStyle?: UserStyle },
   { task, index }: IndexedTask,
   finished: FinishedEpisode,
 ): Promise<TrajectoryRecord> {
   const { outcome } = finished;
-  const { evaluation, verification } = await gradeEpisode(
-    context.domain,
-    { task, outcome, env: finished.env },
-    context.gamma,
-    context.rewardBy,
-  );
+  let judged: RubricJudgment | null = null;
+  let graded: GradedEpisode;
+  if (task.descriptive !== undefined) {
+    // no gold state: deterministic checks and the rubric judge (docs/descriptive-tasks.md)
+    const checks = checkTrajectory({
+      messages: outcome.messages,
+      tools: context.agentContext.tools,
+      termination: outcome.termination,
+    });
+    if (context.judge !== undefined && outcome.termination !== 'infrastructure_error') {
+      judged = await judgeTrajectory(context.judge, {
+        taskId: task.id,
+        goals: task.descriptive.goals,
+        tools: context.agentContext.tools,
+        messages: outcome.messages,
+      });
+    }
+    graded = { evaluation: descriptiveEvaluation(checks, judged) };
+  } else {
+    graded = await gradeEpisode(
+      context.domain,
+      { task, outcome, env: finished.env },
+      context.gamma,
+      context.rewardBy,
+    );
+  }
+  const { evaluation, verification } = graded;
   const leaks = scanLeaks(outcome.messages, task.cove?.fuzz.hidden_ids ?? []).length;
   const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
   const known = new Set(context.domain.tools.map((t) => t.name));
@@ -270,9 +298,12 @@ export async function episodeRecord(
     ...(verification === undefined ? {} : { verification }),
     evaluation,
     usage: {
-      prompt_tokens: usage.agent.prompt_tokens + usage.user.prompt_tokens,
-      completion_tokens: usage.agent.completion_tokens + usage.user.completion_tokens,
-      cost_usd: usage.agent.cost_usd + usage.user.cost_usd,
+      // the judge's calls are counted in (its own share is in evaluation.report.judge.usage)
+      prompt_tokens:
+        usage.agent.prompt_tokens + usage.user.prompt_tokens + (judged?.usage.prompt_tokens ?? 0),
+      completion_tokens:
+        usage.agent.completion_tokens + usage.user.completion_tokens + (judged?.usage.completion_tokens ?? 0),
+      cost_usd: usage.agent.cost_usd + usage.user.cost_usd + (judged?.usage.cost_usd ?? 0),
       retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0),
       per_message: outcome.messageUsage,
     },

@@ -4,6 +4,7 @@ import { AbortedError, ConfigError } from '../core/errors.js';
 import type { Domain } from '../domains/domain.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
 import { readPlainJson } from '../io/read-input.js';
+import type { ChatModel } from '../llm/chat-model.js';
 import { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/run-episode.js';
@@ -43,6 +44,8 @@ export interface GenerateJob {
   readonly settings: TrajectorySettings;
   readonly agentContext: AgentContext;
   readonly roles: RoleFactory;
+  /** The rubric judge of descriptive tasks (`--judge`). */
+  readonly judge?: ChatModel;
   readonly limits: EpisodeLimits;
   /** Episodes running at once. */
   readonly concurrency: number;
@@ -158,6 +161,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     roles: job.roles,
     limits: job.limits,
     coveVersion: job.coveVersion,
+    ...(job.judge === undefined ? {} : { judge: job.judge }),
   };
   const log = new TrajectoryLog(paths.trajectories);
   const limit = pLimit(Math.max(1, job.concurrency));
@@ -287,7 +291,10 @@ function runBaseline(
 ): Promise<DoNothingBaseline> {
   const attempted = new Set(records.map((r) => r.task_id));
   const own = new Map(job.tasks.map((t) => [t.id, t]));
-  const covered = tasks.filter((t) => attempted.has(t.id)).map((t) => own.get(t.id) ?? t);
+  // descriptive tasks have no gold to grade a do-nothing agent against (only a judge could): left out
+  const covered = tasks
+    .filter((t) => attempted.has(t.id) && t.descriptive === undefined)
+    .map((t) => own.get(t.id) ?? t);
   return doNothingBaseline(job.domain, job.base, covered, job.settings.semantics);
 }
 

@@ -1,4 +1,5 @@
 import type { Domain } from '../domains/domain.js';
+import type { ChatModel } from '../llm/chat-model.js';
 import type { UsageMeter } from '../llm/usage-meter.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/episode-session.js';
@@ -31,6 +32,8 @@ export interface GenerateRunOptions {
   readonly settings: TrajectorySettings;
   readonly agentContext: AgentContext;
   readonly roles: RoleFactory;
+  /** The rubric judge of descriptive tasks (`--judge`, docs/descriptive-tasks.md). */
+  readonly judge?: ChatModel;
   readonly limits: EpisodeLimits;
   readonly concurrency: number;
   readonly attempts: number;
@@ -131,6 +134,7 @@ async function runLocked(options: GenerateRunOptions, paths: RunPaths): Promise<
       settings: options.settings,
       agentContext: options.agentContext,
       roles: options.roles,
+      ...(options.judge === undefined ? {} : { judge: options.judge }),
       limits: options.limits,
       concurrency: options.concurrency,
       attempts: options.attempts,

@@ -44,6 +44,8 @@ export interface GenerateIdentity {
   readonly user: string;
   /** `--user-style`; recorded only when not the default `stop-token`, so earlier run folders still resume. */
   readonly userStyle?: string;
+  /** The rubric judge of descriptive tasks (`--judge`); recorded only when set, so earlier run folders still resume. */
+  readonly judge?: string;
 }
 
 /**
@@ -70,6 +72,7 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
     ...(identity.userStyle === undefined || identity.userStyle === 'stop-token'
       ? {}
       : { user_style: identity.userStyle }),
+    ...(identity.judge === undefined ? {} : { judge: identity.judge }),
   };
 }
 

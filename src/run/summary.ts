@@ -1,5 +1,6 @@
 import type { DoNothingBaseline } from './baseline.js';
 import { type ConversationMetrics, conversationMetrics } from './conversation-metrics.js';
+import { type JudgeSummary, judgeSummary } from './judge-summary.js';
 import { keptForSft, type TrajectoryRecord } from './trajectory.js';
 
 /** Rewards of a run's episodes by evaluator (CoVe's score or τ²'s reward); `null` rewards are counted apart. */
@@ -40,9 +41,11 @@ export interface RunSummary {
   readonly episode_yield: number;
   /** Mean CoVe score over the graded episodes of generated tasks (0 when there are none). */
   readonly mean_score: number;
-  /** Mean τ² reward over the episodes where it could be computed. */
+  /** Mean τ² reward over the episodes where it could be computed (descriptive tasks' verdicts left out). */
   readonly mean_tau2_reward: number;
   readonly reward: RewardSummary;
+  /** Verdicts on descriptive tasks (present only when the run has some). */
+  readonly judge?: JudgeSummary;
   /** What a do-nothing agent would get on the run's tasks, computed (target 0 for generated tasks). */
   readonly baseline?: DoNothingBaseline;
   readonly yield_by_kind: Record<string, { tasks: number; passed: number; yield: number }>;
@@ -162,6 +165,7 @@ export function summarize(
     }),
     { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 },
   );
+  const judged = judgeSummary(records);
   return {
     run,
     updated_at: new Date().toISOString(),
@@ -183,12 +187,14 @@ export function summarize(
     mean_tau2_reward: Number(
       meanOf(
         records.flatMap((r) => {
+          if (r.evaluation?.evaluator === 'rubric_judge') return [];
           const v = r.verification !== undefined ? r.verification.tau2Reward : r.evaluation?.reward;
           return v === null || v === undefined ? [] : [v];
         }),
       ).toFixed(4),
     ),
     reward: rewardSummary(records),
+    ...(judged === undefined ? {} : { judge: judged }),
     ...(baseline === undefined ? {} : { baseline }),
     yield_by_kind: group((t) => [...t.kinds]),
     yield_by_k: group((t) => [String(t.k)]),

@@ -1,10 +1,12 @@
 import { sha256Hex } from '../core/hash.js';
 import type { OpenAiTool } from '../env/openai-tools.js';
+import { descriptivePassed, RUBRIC_EVALUATOR } from '../eval/descriptive-verdict.js';
 import type { Evaluation } from '../eval/evaluator.js';
 import { IDENTICAL_CALL_RUN_LIMIT } from '../sim/call-key.js';
 import type { ChatMessage } from '../sim/messages.js';
 import type { UserStyle } from '../sim/model-user/user-style.js';
 import type { TerminationReason } from '../sim/run-episode.js';
+import { checkTrajectory } from '../verify/trajectory-checks.js';
 import type { Verification } from '../verify/verification.js';
 
 /** Settings recorded with every trajectory. */
@@ -104,13 +106,18 @@ export function recordReward(r: TrajectoryRecord): number | null {
  * Whether a trajectory is kept for SFT: for generated tasks score 1 and state match, for τ² tasks a τ² reward of
  * exactly 1 (never `null`); and nothing a model should not learn (invalid tool arguments, unknown tool names, a
  * user turn leaking a fuzzified id, a run of {@link IDENTICAL_CALL_RUN_LIMIT} identical calls — recorded as the
- * failure `identical_call_run`).
+ * failure `identical_call_run`). A descriptive task's record (evaluator `rubric_judge`, docs/descriptive-tasks.md)
+ * needs a judge that ran and passed it, and its deterministic checks (tool-call validity, a stop) are run again
+ * here on the record itself: no recorded verdict can let a failing trajectory in.
  */
 export function keptForSft(r: TrajectoryRecord): boolean {
   const passed =
     r.verification !== undefined
       ? r.verification.score === 1 && r.verification.stateMatch
-      : r.evaluation?.reward === 1;
+      : r.evaluation?.evaluator === RUBRIC_EVALUATOR
+        ? descriptivePassed(r.evaluation) &&
+          checkTrajectory({ messages: r.messages, tools: r.tools, termination: r.termination_reason }).passed
+        : r.evaluation?.reward === 1;
   return (
     passed &&
     r.invalid_tool_arguments === 0 &&

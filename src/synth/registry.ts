@@ -1,8 +1,10 @@
 import type { Stage } from './stage.js';
 import { expandStage } from './stages/expand.js';
+import { judgeStage } from './stages/judge.js';
 import { questionsStage } from './stages/questions.js';
 import { schemasStage } from './stages/schemas.js';
 import { sqlStage } from './stages/sql.js';
+import { tasksStage } from './stages/tasks.js';
 import { toolsStage } from './stages/tools.js';
 
 /**
@@ -18,6 +20,8 @@ export const STAGES: ReadonlyMap<string, AnyStage> = new Map<string, AnyStage>([
   ['expand', expandStage],
   ['schemas', schemasStage],
   ['sql', sqlStage],
+  ['tasks', tasksStage],
+  ['judge', judgeStage],
 ]);
 
 /** The stage named `name`. @returns undefined for an unknown name */

@@ -1,6 +1,7 @@
 import { fromPyValue, type PyValue, toPyValue } from '../core/py-value.js';
 import type { ReplayCall } from '../env/replay.js';
 import type { CoveBlock } from './cove-task.js';
+import type { DescriptiveBlock } from './descriptive-block.js';
 import type { LoadedTask, REWARD_BASIS, Tau2Instructions } from './tau2-task.js';
 
 /** One of τ²'s reward-basis components (τ²'s `data_model/tasks.py` and evaluator). */
@@ -40,6 +41,8 @@ export interface RunTask {
   readonly initial_state?: unknown;
   readonly evaluation_criteria?: EvaluationCriteria | null;
   readonly cove?: CoveBlock;
+  /** For descriptive tasks (no `cove` block): the goals and rubrics; judged, never CoVe-scored. */
+  readonly descriptive?: DescriptiveBlock;
 }
 
 /** Lossless gold calls of tasks read from τ² files (ints and floats kept apart, as Python sees them). */

@@ -24,7 +24,10 @@ export type FailureCause =
   | 'ungrounded_refusal'
   | 'identical_call_run'
   | 'state_mismatch'
-  | 'not_evaluated';
+  | 'not_evaluated'
+  | 'invalid_tool_call'
+  | 'not_judged'
+  | 'judge_rejected';
 
 const ASKING = /(\(yes\/no\)|proceed|confirm|shall i|should i)/i;
 
@@ -46,7 +49,9 @@ function lastAgentText(messages: readonly ChatMessage[]): string {
  * reads the policy requires `ungrounded_refusal`; a user who stopped while the agent was asking for
  * a confirmation, or before the agent did anything past its greeting, `user_stopped_early`. For a τ² evaluation:
  * a reward that could not be computed is `not_evaluated`, a failed DB check `state_mismatch`, an unmet
- * communicate check `information_not_given`.
+ * communicate check `information_not_given`. For a descriptive task's evaluation (`rubric_judge`): a failed
+ * deterministic check (a call with arguments its tool's schema refuses, or no stop) is `invalid_tool_call`, no
+ * judge or no usable judge reply `not_judged`, a rejection `judge_rejected`.
  */
 export function attributeFailure(
   outcome: Pick<EpisodeOutcome, 'termination' | 'messages' | 'toolCalls'>,
@@ -105,6 +110,13 @@ function evaluationFailure(
   evaluation: Evaluation,
   writeTools: ReadonlySet<string>,
 ): FailureCause | undefined {
+  if (evaluation.evaluator === 'rubric_judge') {
+    // a descriptive task (docs/descriptive-tasks.md): the deterministic checks first, then the judge
+    const report = evaluation.report as { passed?: boolean; checks?: { passed?: boolean } };
+    if (report.checks?.passed === false) return 'invalid_tool_call';
+    if (report.passed === true && evaluation.reward === 1) return undefined;
+    return evaluation.reward === null ? 'not_judged' : 'judge_rejected';
+  }
   if (evaluation.reward === 1) return undefined;
   if (evaluation.reward === null) return 'not_evaluated';
   const breakdown = (evaluation.report.reward_breakdown ?? {}) as Record<string, number | null>;

@@ -5,15 +5,18 @@ import { agentContext, type TextSetting } from '../../domains/agent-context.js';
 import { chooseDomain, domainOfDbValue, domainOfTasks } from '../../domains/infer-domain.js';
 import { readJsonFile } from '../../domains/load-db.js';
 import { loadSqlDomainFlag } from '../../domains/sql/load-spec.js';
+import { ChatModel } from '../../llm/chat-model.js';
 import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
 import { generateFingerprint } from '../../run/run-identity.js';
 import { JSON_USER_GUIDELINES_LABEL } from '../../sim/model-user/json-user-prompt.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
+import { isDescriptiveTasksFile } from '../../synth/descriptive/descriptive-task.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
 import { COVE_VERSION } from '../../version.js';
 import { intFlag, MAX_SEED, MAX_TASKS } from '../db-source.js';
+import { checkDescriptiveRun, descriptiveTaskSource } from '../descriptive-input.js';
 import { type TaskFlags, taskSource } from '../generate-setup.js';
 import { prepareOutputDir } from '../output-paths.js';
 import { startProgress } from '../progress.js';
@@ -92,6 +95,15 @@ export function registerGenerate(program: Command): void {
       '--user-api-key-env <name>',
       'environment variable with the user API key (default OPENAI_API_KEY)',
     )
+    .option(
+      '--judge <spec>',
+      'openai:<model> judging descriptive tasks by their rubrics (without it they never enter sft.jsonl)',
+    )
+    .option('--judge-base-url <url>', 'OpenAI-compatible base URL of the judge model')
+    .option(
+      '--judge-api-key-env <name>',
+      'environment variable with the judge API key (default OPENAI_API_KEY)',
+    )
     .option('--config <file>', 'cove.json with roles, prices and budget (see the README)')
     .option('--budget-usd <amount>', 'stop starting episodes once model calls cost this much')
     .option('--budget-tokens <count>', 'stop starting episodes once model calls used this many tokens')
@@ -122,11 +134,13 @@ export function registerGenerate(program: Command): void {
       flags.sandboxSeed === undefined
     )
       flags.db = spec.dbFile;
+    // descriptive tasks (JSON Lines from `cove synth tasks`): judged, never CoVe-scored (docs/descriptive-tasks.md)
+    const descriptive = flags.tasks !== undefined && isDescriptiveTasksFile(flags.tasks);
     const domain =
       spec?.domain ??
       chooseDomain(
         flags.domain,
-        flags.tasks !== undefined
+        flags.tasks !== undefined && !descriptive
           ? domainOfTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks), flags.tasks)
           : flags.db !== undefined && spec === undefined
             ? domainOfDbValue(readJsonFile(flags.db))
@@ -165,6 +179,7 @@ export function registerGenerate(program: Command): void {
       repeatedCallLimit: text === 'tau2' ? null : 5,
     };
     const roles = resolveRoles(flags, process.env);
+    checkDescriptiveRun(descriptive, flags, roles, (note) => process.stderr.write(note));
     const tau2Dir =
       text === 'tau2'
         ? resolveTau2DomainDir(domain.name, {
@@ -184,25 +199,32 @@ export function registerGenerate(program: Command): void {
     const out = resolve(flags.out);
     if (
       flags.tasks !== undefined &&
+      !descriptive &&
       parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks).length > 0 && // an empty file: 'no tasks' below
       !allCoveTasks(parseTau2Tasks(readJsonFile(flags.tasks), flags.tasks)) &&
       (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')
     ) {
       throw new ConfigError(TAU2_TASKS_NEED_MODELS(flags.tasks));
     }
-    const source = taskSource(domain, flags, {
-      seed,
-      ...parsed,
-      ...(k === undefined ? {} : { k }),
-      ...(goals === undefined ? {} : { goals }),
-      out,
-    });
+    const source = descriptive
+      ? descriptiveTaskSource(domain, String(flags.tasks), {
+          db: flags.db ?? spec?.dbFile,
+          semantics: parsed.semantics,
+        })
+      : taskSource(domain, flags, {
+          seed,
+          ...parsed,
+          ...(k === undefined ? {} : { k }),
+          ...(goals === undefined ? {} : { goals }),
+          out,
+        });
     if (!source.cove && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
       source.loaded.base.close();
       throw new ConfigError(TAU2_TASKS_NEED_MODELS(String(flags.tasks)));
     }
     if (
       flags.tasks !== undefined &&
+      !descriptive &&
       self.getOptionValueSource('semantics') === 'cli' &&
       parsed.semantics !== source.semantics
     ) {
@@ -262,6 +284,7 @@ export function registerGenerate(program: Command): void {
       agent: factory.agentName,
       user: factory.userName,
       ...(factory.userStyle === undefined ? {} : { userStyle: factory.userStyle }),
+      ...(roles.judge === undefined ? {} : { judge: roles.judge.model }),
     });
     const runOptions: GenerateRunOptions = {
       domain,
@@ -272,6 +295,7 @@ export function registerGenerate(program: Command): void {
       settings,
       agentContext: context,
       roles: factory,
+      ...(roles.judge === undefined ? {} : { judge: new ChatModel('judge', roles.judge, roles.models) }),
       limits,
       concurrency,
       attempts,
@@ -325,7 +349,7 @@ export function registerGenerate(program: Command): void {
         (s.graded_episodes === 0
           ? 'no episode graded (no yield or score to report)'
           : `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-            `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
+            `${source.cove ? `mean score ${s.mean_score}` : s.judge !== undefined ? `judged: ${s.judge.passed} passed, ${s.judge.rejected_by_judge} rejected by the judge, ${s.judge.deterministic_failures} failed a deterministic check, ${s.judge.not_judged} not judged` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
         `${budget}\n`,
     );
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {
