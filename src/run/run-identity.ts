@@ -44,6 +44,8 @@ export interface GenerateIdentity {
   readonly user: string;
   /** `--user-style`; recorded only when not the default `stop-token`, so earlier run folders still resume. */
   readonly userStyle?: string;
+  /** `--from`: the sha256 of the conversations file (a changed file is another run); recorded only when set. */
+  readonly from?: string;
 }
 
 /**
@@ -70,6 +72,7 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
     ...(identity.userStyle === undefined || identity.userStyle === 'stop-token'
       ? {}
       : { user_style: identity.userStyle }),
+    ...(identity.from === undefined ? {} : { from: identity.from }),
   };
 }
 

@@ -9,6 +9,7 @@ import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
 import { generateFingerprint } from '../../run/run-identity.js';
 import { JSON_USER_GUIDELINES_LABEL } from '../../sim/model-user/json-user-prompt.js';
+import { readPrefixFile } from '../../sim/prefix/prefix-file.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { resolveTau2DomainDir, tau2Root } from '../../tau2/data-dir.js';
@@ -44,6 +45,7 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   queue?: string;
   store?: string;
   queuePrefix: string;
+  from?: string;
 }
 
 const TAU2_TASKS_NEED_MODELS = (file: string) =>
@@ -65,6 +67,10 @@ export function registerGenerate(program: Command): void {
     .option(
       '--tasks <file>',
       'tasks made by `cove tasks` (their DB comes from the tasks, or --db), or τ² tasks (graded by τ²; model roles only)',
+    )
+    .option(
+      '--from <conversations.jsonl>',
+      'continue conversations: lines {id, messages} (OpenAI chat shape), paired with tasks round-robin; their tool calls are replayed first',
     )
     .option('--n <count>', 'number of tasks (default: 100, or every task of --tasks)')
     .option('--seed <n>', 'seed of everything random', '1')
@@ -145,6 +151,15 @@ export function registerGenerate(program: Command): void {
         );
       }
     }
+    if (flags.from !== undefined && flags.queue !== undefined)
+      throw new ConfigError(
+        '--queue cannot run --from yet: workers rebuild a run from its registered definition, which holds no conversations; run it in one process (without --queue)',
+      );
+    if (flags.from !== undefined && flags.tasks !== undefined)
+      throw new ConfigError(
+        '--from cannot be used with --tasks: the tasks of a --from run are drawn from the state after each conversation',
+      );
+    const from = flags.from === undefined ? undefined : readPrefixFile(flags.from);
     if (flags.store !== undefined && flags.queue === undefined) {
       throw new ConfigError('--store needs --queue: only distributed runs keep their records in PostgreSQL');
     }
@@ -196,6 +211,7 @@ export function registerGenerate(program: Command): void {
       ...(k === undefined ? {} : { k }),
       ...(goals === undefined ? {} : { goals }),
       out,
+      ...(from === undefined ? {} : { from }),
     });
     if (!source.cove && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
       source.loaded.base.close();
@@ -262,6 +278,7 @@ export function registerGenerate(program: Command): void {
       agent: factory.agentName,
       user: factory.userName,
       ...(factory.userStyle === undefined ? {} : { userStyle: factory.userStyle }),
+      ...(from === undefined ? {} : { from: from.sha256 }),
     });
     const runOptions: GenerateRunOptions = {
       domain,
@@ -283,6 +300,7 @@ export function registerGenerate(program: Command): void {
       shouldStop: () => interrupted || roles.meter.exhausted(),
       startPhase: (phase, total) => startProgress(phase, total, { quiet }),
       onWarning: (message: string) => process.stderr.write(`warning: ${message}\n`),
+      ...(source.prefixes === undefined ? {} : { prefixes: source.prefixes }),
     };
     const result =
       flags.queue === undefined
@@ -309,12 +327,14 @@ export function registerGenerate(program: Command): void {
     } = result;
     if (result.summary === undefined) {
       process.removeListener('SIGINT', onSignal);
+      source.prefixes?.close();
       source.loaded.base.close();
       process.stderr.write('stopped while synthesizing tasks; nothing was run\n');
       process.exitCode = 130;
       return;
     }
     process.removeListener('SIGINT', onSignal);
+    source.prefixes?.close();
     source.loaded.base.close();
     const s = result.summary;
     const budget = roles.meter.exhausted() ? ' (budget reached: no new episodes were started)' : '';
