@@ -12,6 +12,8 @@ export interface ToolCall {
 export interface SystemMessage {
   readonly role: 'system';
   readonly content: string;
+  /** Never set: a conversation prefix holds no system message. */
+  readonly cove_prefix?: undefined;
 }
 
 export interface UserMessage {

@@ -113,6 +113,14 @@ export function registerGenerate(program: Command): void {
     .option('--store <url>', 'with --queue: workers store records in this PostgreSQL (postgres://…)')
     .option('--queue-prefix <name>', 'with --queue: key prefix of the queues and the run registry', 'cove');
   withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
+    if (flags.from !== undefined && flags.queue !== undefined)
+      throw new ConfigError(
+        '--queue cannot run --from yet: workers rebuild a run from its registered definition, which holds no conversations; run it in one process (without --queue)',
+      );
+    if (flags.from !== undefined && flags.tasks !== undefined)
+      throw new ConfigError(
+        '--from cannot be used with --tasks: the tasks of a --from run are drawn from the state after each conversation',
+      );
     const spec = loadSqlDomainFlag(flags.domainSpec, undefined, (w) => process.stderr.write(w));
     if (spec !== undefined && flags.domain !== undefined)
       throw new ConfigError('give either --domain or --domain-spec, not both');
@@ -151,14 +159,6 @@ export function registerGenerate(program: Command): void {
         );
       }
     }
-    if (flags.from !== undefined && flags.queue !== undefined)
-      throw new ConfigError(
-        '--queue cannot run --from yet: workers rebuild a run from its registered definition, which holds no conversations; run it in one process (without --queue)',
-      );
-    if (flags.from !== undefined && flags.tasks !== undefined)
-      throw new ConfigError(
-        '--from cannot be used with --tasks: the tasks of a --from run are drawn from the state after each conversation',
-      );
     const from = flags.from === undefined ? undefined : readPrefixFile(flags.from);
     if (flags.store !== undefined && flags.queue === undefined) {
       throw new ConfigError('--store needs --queue: only distributed runs keep their records in PostgreSQL');
