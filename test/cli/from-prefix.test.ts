@@ -193,6 +193,22 @@ describe('a prefix with a write call', () => {
     }
     expect(readJsonl(join(cancelDir, 'sft.jsonl'))).toHaveLength(4);
   });
+
+  it('counts only the episode’s own messages in summary.json (per episode and in the conversation measures)', () => {
+    const records = readRecords(cancelDir);
+    const summary = readJson<{
+      per_episode: { tool_calls: { max: number }; messages: { max: number } };
+      conversation: { user_messages: number };
+    }>(join(cancelDir, 'summary.json'));
+    const own = records.map(ownOf);
+    expect(summary.per_episode.messages.max).toBe(Math.max(...own.map((m) => m.length)));
+    expect(summary.per_episode.tool_calls.max).toBe(
+      Math.max(...own.map((m) => m.filter((x) => x.role === 'tool').length)),
+    );
+    expect(summary.conversation.user_messages).toBe(
+      own.flat().filter((m) => m.role === 'user' && (m.content as string).trim() !== '').length,
+    );
+  });
 });
 
 describe('the conversations file and the run identity', () => {
