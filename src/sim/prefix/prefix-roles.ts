@@ -25,12 +25,17 @@ const BRIDGES = [
   'Alright, thanks. Can you also help me with another thing?',
 ] as const;
 
-/** A leading greeting of an opening message ("Hi!", "Good morning.", "Hello there,"), dropped after a bridge. */
-const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: there)?[.!,]?\s+/i;
+/**
+ * A leading greeting or acknowledgement of an opening message ("Hi!", "Good morning.", "Sure thing."), dropped after
+ * a bridge: the bridge already answers the agent's last reply.
+ */
+const LEAD_IN =
+  /^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: there)?|sure(?: thing)?|of course|certainly|very well|(?:um|hmm),? okay|okay|ok|k|alright|fine)[.!,]?\s+/i;
 
-/** `opening` continued from an earlier conversation: a bridge sentence, then the request without its greeting. */
+/** `opening` continued from an earlier conversation: a bridge sentence, then the request without its lead-in. */
 export function bridged(rng: Rng, opening: string): string {
-  const rest = opening.replace(GREETING, '');
+  let rest = opening;
+  for (let i = 0; i < 2; i++) rest = rest.replace(LEAD_IN, '');
   const request = rest === '' ? opening : rest.charAt(0).toUpperCase() + rest.slice(1);
   return `${rng.pick(BRIDGES)} ${request}`;
 }
