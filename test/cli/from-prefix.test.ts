@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TrajectoryRecord } from '../../src/run/trajectory.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
+import { createLibraryDb } from '../../src/testing/tiny-domain/index.js';
 import { type CliResult, runCove, runCoveAsync } from '../helpers/cli.js';
 import { readJson, readJsonl, readRecords } from '../helpers/run-files.js';
 
@@ -338,5 +339,64 @@ describe('the conversations file and the run identity', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('$[0].cove.prefix: task');
     expect(r.stderr).toContain("continues conversation 'chat-hours'");
+  });
+});
+
+describe('a SQL domain', () => {
+  it('replays a write of a --domain-spec tool and continues the conversation with the scripted roles', () => {
+    const db = join(root, 'library.sqlite');
+    const spec = join(root, 'library.json');
+    createLibraryDb(db, { seed: 9, members: 25 });
+    expect(runCove(['synth', 'tools', '--db', db, '--out', spec]).status).toBe(0);
+    // member m_dev_100 is 'Dev Reyes' in this database (seed 9)
+    const rename = file('rename.jsonl', [
+      {
+        id: 'rename',
+        messages: [
+          { role: 'user', content: 'Please fix my name to Dev Reyes-Park; I am member m_dev_100.' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'a1',
+                type: 'function',
+                function: {
+                  name: 'update_members_name',
+                  arguments: JSON.stringify({ member_id: 'm_dev_100', name: 'Dev Reyes-Park' }),
+                },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'a1', content: 'ok' },
+          { role: 'assistant', content: 'Done: your name is now Dev Reyes-Park.' },
+        ],
+      },
+    ]);
+    const out = join(root, 'sql');
+    const r = runCove([
+      'generate',
+      '--domain-spec',
+      spec,
+      '--from',
+      rename,
+      '--n',
+      '3',
+      '--out',
+      out,
+      '--quiet',
+    ]);
+    expect(r.stderr).not.toMatch(/^cove: /m);
+    expect(r.status).toBe(0);
+    const records = readRecords(out);
+    expect(records).toHaveLength(3);
+    for (const rec of records) {
+      expect(prefixOf(rec).find((m) => m.role === 'tool')?.content).toBe(
+        '{"member_id": "m_dev_100", "name": "Dev Reyes-Park", "email": "dev.reyes0@example.org"}',
+      );
+      expect(rec.prefix?.state_sha256).not.toBe(rec.db_sha256);
+      expect(ownOf(rec)[0]?.content).toMatch(/^(Thanks|Okay|Got it|Great|Alright)\b/);
+      expect(rec.verification).toMatchObject({ score: 1, stateMatch: true });
+    }
   });
 });
