@@ -50,7 +50,7 @@ const CANCEL = {
       content: null,
       tool_calls: [
         {
-          id: 'p1',
+          id: 'call_1', // the id the oracle agent gives its own first call
           type: 'function',
           function: {
             name: 'cancel_pending_order',
@@ -59,7 +59,7 @@ const CANCEL = {
         },
       ],
     },
-    { role: 'tool', tool_call_id: 'p1', content: 'cancelled' },
+    { role: 'tool', tool_call_id: 'call_1', content: 'cancelled' },
     { role: 'assistant', content: `Order ${ORDER} is cancelled.` },
   ],
 };
@@ -189,6 +189,13 @@ describe('a prefix with a write call', () => {
       // the database's answer replaces the text of the file
       expect(tool?.content).toContain(`"order_id": "${ORDER}"`);
       expect(tool?.content).toContain('"status": "cancelled"');
+      // tool-call ids stay unique in the conversation: the oracle's clashing call_1 is renamed
+      const ids = r.messages.flatMap((m) =>
+        m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [],
+      );
+      expect(ids[0]).toBe('call_1');
+      expect(ids).toContain('call_1_2');
+      expect(new Set(ids).size).toBe(ids.length);
       // the prefix's call is not the agent's: verified, not counted as a redundant write
       expect(r.verification).toMatchObject({ score: 1, stateMatch: true, redundant: [] });
     }

@@ -95,12 +95,40 @@ export function modelUserAfter(user: UserSimulator, prefix: ConversationPrefix):
   return new WindowedUser(user, visiblePrefix(prefix.messages).length - 1, undefined);
 }
 
-/** The scripted (oracle) agent continuing `prefix`: it sees the greeting and then the episode's own messages. */
+/**
+ * The scripted (oracle) agent continuing `prefix`: it sees the greeting and then the episode's own messages. Its
+ * tool-call ids (`call_1`, …) are renamed where the prefix already used them (`call_1_2`, …), so that ids stay
+ * unique within the conversation, and named back in the results it is shown.
+ */
 export function scriptedAgentAfter(agent: Agent, prefix: ConversationPrefix): Agent {
   const skip = prefix.messages.length;
+  const used = new Set(
+    prefix.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])),
+  );
+  const original = new Map<string, string>();
+  const rename = (id: string): string => {
+    if (!used.has(id)) return id;
+    let n = 2;
+    while (used.has(`${id}_${n}`)) n++;
+    original.set(`${id}_${n}`, id);
+    return `${id}_${n}`;
+  };
   return {
-    respond(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<AgentTurn> {
-      return agent.respond([GREETING_MESSAGE, ...messages.slice(skip)], signal);
+    async respond(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<AgentTurn> {
+      const own = messages
+        .slice(skip)
+        .map((m) =>
+          m.role === 'tool' && original.has(m.tool_call_id)
+            ? { ...m, tool_call_id: original.get(m.tool_call_id) as string }
+            : m,
+        );
+      const turn = await agent.respond([GREETING_MESSAGE, ...own], signal);
+      const calls = turn.message.tool_calls;
+      if (calls === undefined || !calls.some((c) => used.has(c.id))) return turn;
+      return {
+        ...turn,
+        message: { ...turn.message, tool_calls: calls.map((c) => ({ ...c, id: rename(c.id) })) },
+      };
     },
   };
 }
