@@ -12,6 +12,7 @@ import type { AgentContext } from '../sim/agent-context.js';
 import { longestIdenticalRun } from '../sim/call-key.js';
 import type { EpisodeOutcome } from '../sim/episode-session.js';
 import type { UserStyle } from '../sim/model-user/user-style.js';
+import { type ConversationPrefix, isPrefixMessage } from '../sim/prefix/conversation-prefix.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
 import type { RunTask } from '../tasks/task.js';
@@ -21,6 +22,7 @@ import { scanLeaks } from '../verify/leak-scan.js';
 import { checkTrajectory } from '../verify/trajectory-checks.js';
 import type { Verification } from '../verify/verification.js';
 import { doNothingReward } from './baseline.js';
+import type { PrefixState, PrefixStates } from './prefix-states.js';
 import { type TrajectoryRecord, type TrajectorySettings, trajectoryId } from './trajectory.js';
 
 /** Builds the two roles of one episode. */
@@ -30,8 +32,9 @@ export interface RoleFactory {
   readonly userName: string;
   /** How a model-played user speaks (absent for the scripted user); recorded as `user_style`. */
   readonly userStyle?: UserStyle;
-  createAgent(task: RunTask, rng: Rng): Agent;
-  createUser(task: RunTask, rng: Rng): UserSimulator;
+  /** `prefix`: the conversation the episode continues (`--from`), if any. */
+  createAgent(task: RunTask, rng: Rng, prefix?: ConversationPrefix): Agent;
+  createUser(task: RunTask, rng: Rng, prefix?: ConversationPrefix): UserSimulator;
 }
 
 /** Everything shared by the episodes of one run. */
@@ -57,6 +60,8 @@ export interface RunContext {
   readonly rewardBy?: 'task' | 'tau2';
   /** The rubric judge of descriptive tasks (`--judge`); without it their episodes are not judged (never kept). */
   readonly judge?: ChatModel;
+  /** The conversation prefixes of a `--from` run: a task naming one (`cove.prefix`) continues it. */
+  readonly prefixes?: PrefixStates;
 }
 
 /** One task of a run with its index (its `cove.index`, or its position in the run's task list). */
@@ -119,14 +124,17 @@ export async function runTaskEpisode(
   const started = performance.now();
   const seed = deriveSeed(context.seed, 'episode', index, trial, attempt);
   const rng = new Rng(seed);
-  const episode = context.base.fork({ semantics: context.settings.semantics });
+  // a task paired with a conversation prefix runs on the state after the prefix's tool calls
+  const prefix = context.prefixes?.of(task);
+  const episode = (prefix?.base ?? context.base).fork({ semantics: context.settings.semantics });
   try {
     const outcome = await runEpisode(
       episode,
-      context.roles.createAgent(task, rng.child('agent')),
-      context.roles.createUser(task, rng.child('user')),
+      context.roles.createAgent(task, rng.child('agent'), prefix?.prefix),
+      context.roles.createUser(task, rng.child('user'), prefix?.prefix),
       context.limits,
       signal,
+      prefix?.prefix.messages,
     );
     return await episodeRecord(
       context,
@@ -144,6 +152,7 @@ export async function runTaskEpisode(
         outcome,
         env: episode,
         startedAt: started,
+        ...(prefix === undefined ? {} : { prefix }),
       },
     );
   } finally {
@@ -211,6 +220,8 @@ export interface FinishedEpisode {
   readonly env: Episode;
   /** `performance.now()` when the episode started (the record's `timing_ms` counts to the end of grading). */
   readonly startedAt: number;
+  /** The conversation prefix the episode continued (`--from`). */
+  readonly prefix?: PrefixState;
 }
 
 /**
@@ -264,7 +275,11 @@ export async function episodeRecord(
     );
   }
   const { evaluation, verification } = graded;
-  const leaks = scanLeaks(outcome.messages, task.cove?.fuzz.hidden_ids ?? []).length;
+  // a conversation prefix was given, not said by the user simulator: only the episode's own messages can leak
+  const leaks = scanLeaks(
+    outcome.messages.filter((m) => !isPrefixMessage(m)),
+    task.cove?.fuzz.hidden_ids ?? [],
+  ).length;
   const invalid = outcome.toolCalls.filter((c) => !c.argumentsValid).length;
   const known = new Set(context.domain.tools.map((t) => t.name));
   const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
@@ -316,5 +331,14 @@ export async function episodeRecord(
     ...(outcome.enactedEvents === undefined ? {} : { enacted_events: [...outcome.enactedEvents] }),
     ...(failure === undefined ? {} : { failure }),
     benchmark_data: context.benchmarkData,
+    ...(finished.prefix === undefined
+      ? {}
+      : {
+          prefix: {
+            id: finished.prefix.prefix.id,
+            index: finished.prefix.prefix.index,
+            state_sha256: finished.prefix.stateSha256,
+          },
+        }),
   };
 }

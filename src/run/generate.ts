@@ -18,6 +18,7 @@ import {
   type RunContext,
   runTaskEpisode,
 } from './episode-runner.js';
+import type { PrefixStates } from './prefix-states.js';
 import { checkRunFolder, openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
 import { sftRows } from './sft.js';
 import { type RunSummary, summarize } from './summary.js';
@@ -70,6 +71,8 @@ export interface GenerateJob {
    * episode that could not be run (it is left out and run again by the next invocation).
    */
   readonly runEpisode?: EpisodeExecutor;
+  /** The conversation prefixes of a `--from` run (tasks name theirs in `cove.prefix`). */
+  readonly prefixes?: PrefixStates;
 }
 
 /** Runs one episode of (task, trial, attempt) and returns its trajectory record. */
@@ -162,6 +165,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     limits: job.limits,
     coveVersion: job.coveVersion,
     ...(job.judge === undefined ? {} : { judge: job.judge }),
+    ...(job.prefixes === undefined ? {} : { prefixes: job.prefixes }),
   };
   const log = new TrajectoryLog(paths.trajectories);
   const limit = pLimit(Math.max(1, job.concurrency));
@@ -295,7 +299,9 @@ function runBaseline(
   const covered = tasks
     .filter((t) => attempted.has(t.id) && t.descriptive === undefined)
     .map((t) => own.get(t.id) ?? t);
-  return doNothingBaseline(job.domain, job.base, covered, job.settings.semantics);
+  const prefixes = job.prefixes;
+  const base = prefixes === undefined ? job.base : (t: RunTask) => prefixes.of(t)?.base ?? job.base;
+  return doNothingBaseline(job.domain, base, covered, job.settings.semantics);
 }
 
 /** The run's whole task list: tasks.json may hold more tasks than this command asked for (an earlier, larger --n). */

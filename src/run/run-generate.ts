@@ -5,6 +5,7 @@ import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/episode-session.js';
 import type { RoleFactory } from './episode-runner.js';
 import { type EpisodeExecutor, generate } from './generate.js';
+import type { PrefixStates } from './prefix-states.js';
 import { checkRunFolder, type RunPaths, runPaths } from './run-folder.js';
 import { checkRunFolderWritable, runIdOf } from './run-identity.js';
 import { lockRunFolder } from './run-lock.js';
@@ -53,6 +54,8 @@ export interface GenerateRunOptions {
   readonly onWarning?: (message: string) => void;
   /** Runs one episode elsewhere (the distributed coordinator, docs/distributed.md); default: in this process. */
   readonly runEpisode?: EpisodeExecutor;
+  /** `--from`: the conversation prefixes, replayed on the source's base (the source pairs tasks with them). */
+  readonly prefixes?: PrefixStates;
 }
 
 /** What a run did. */
@@ -149,6 +152,7 @@ async function runLocked(options: GenerateRunOptions, paths: RunPaths): Promise<
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
       ...(options.runEpisode === undefined ? {} : { runEpisode: options.runEpisode }),
+      ...(options.prefixes === undefined ? {} : { prefixes: options.prefixes }),
     });
     progress.stop((stopped() || result.stoppedEarly) && doneTasks < tasks.length ? 'stopped' : undefined);
     if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now

@@ -46,6 +46,8 @@ export interface GenerateIdentity {
   readonly userStyle?: string;
   /** The rubric judge of descriptive tasks (`--judge`); recorded only when set, so earlier run folders still resume. */
   readonly judge?: string;
+  /** `--from`: the sha256 of the conversations file (a changed file is another run); recorded only when set. */
+  readonly from?: string;
 }
 
 /**
@@ -73,6 +75,7 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
       ? {}
       : { user_style: identity.userStyle }),
     ...(identity.judge === undefined ? {} : { judge: identity.judge }),
+    ...(identity.from === undefined ? {} : { from: identity.from }),
   };
 }
 

@@ -9,6 +9,13 @@ export interface SftRow {
 }
 
 function sftMessage(m: ChatMessage): Record<string, unknown> {
+  const row = plainMessage(m);
+  // a conversation prefix (`--from`) stays marked; its assistant turns are no training target
+  if (m.role === 'system' || m.cove_prefix !== true) return row;
+  return m.role === 'assistant' ? { ...row, weight: 0, cove_prefix: true } : { ...row, cove_prefix: true };
+}
+
+function plainMessage(m: ChatMessage): Record<string, unknown> {
   switch (m.role) {
     case 'tool':
       return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
@@ -23,7 +30,8 @@ function sftMessage(m: ChatMessage): Record<string, unknown> {
 
 /**
  * The SFT rows of a run: kept trajectories sorted by task index, trial and attempt, each starting with the
- * agent's system prompt and ending with the user's stop turn. `data_source` names the domain and whether the
+ * agent's system prompt and ending with the user's stop turn. Messages of a conversation prefix (`--from`) keep
+ * `cove_prefix: true`, and its assistant messages get `weight: 0`. `data_source` names the domain and whether the
  * data came from τ²'s benchmark DB.
  */
 export function sftRows(records: readonly TrajectoryRecord[], systemPrompt: string): SftRow[] {

@@ -201,10 +201,11 @@ export function summarize(
     yield_by_difficulty: group((t) => [t.difficulty]),
     termination_reasons: count(allRecords.map((r) => r.termination_reason)),
     failures: count(allRecords.map((r) => r.failure)),
+    // the episode's own messages: a conversation prefix (`--from`, `cove_prefix`) was given, not generated
     per_episode: {
-      user_turns: stats(records.map((r) => r.messages.filter((m) => m.role === 'user').length)),
-      messages: stats(records.map((r) => r.messages.length)),
-      tool_calls: stats(records.map((r) => r.messages.filter((m) => m.role === 'tool').length)),
+      user_turns: stats(records.map((r) => ownMessages(r).filter((m) => m.role === 'user').length)),
+      messages: stats(records.map((r) => ownMessages(r).length)),
+      tool_calls: stats(records.map((r) => ownMessages(r).filter((m) => m.role === 'tool').length)),
       identical_call_run: stats(records.map((r) => r.identical_call_run ?? 0)),
     },
     // facts about every recorded episode, like the termination reasons (not yields of the agent)
@@ -216,4 +217,9 @@ export function summarize(
     // sampled with a fixed seed, so the same episodes give the same measures whatever the run's seed
     conversation: conversationMetrics(records),
   };
+}
+
+/** A record's messages without those of a conversation prefix (`--from`). */
+function ownMessages(r: TrajectoryRecord): TrajectoryRecord['messages'] {
+  return r.messages.filter((m) => m.cove_prefix !== true);
 }

@@ -75,6 +75,9 @@ export interface TrajectoryRecord {
   readonly failure?: string;
   /** Whether the trajectory benefits from τ² benchmark data (DB from τ²'s files). */
   readonly benchmark_data: boolean;
+  /** The conversation the episode continued (`--from`): its id and position in the file, and the canonical
+   * sha256 of the state after its tool calls; its messages are the first ones, marked `cove_prefix: true`. */
+  readonly prefix?: { readonly id: string; readonly index: number; readonly state_sha256: string };
 }
 
 /**

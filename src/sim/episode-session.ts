@@ -10,6 +10,7 @@ import {
   hasStopToken,
   type ToolMessage,
 } from './messages.js';
+import { visiblePrefix } from './prefix/conversation-prefix.js';
 import {
   AbortedError,
   addUsage,
@@ -85,6 +86,12 @@ export interface SessionOptions {
   readonly limits?: EpisodeLimits;
   /** Aborts a pending user-simulator call; the session then throws {@link AbortedError}. */
   readonly signal?: AbortSignal;
+  /**
+   * A conversation the episode continues instead of the greeting (`cove generate --from`): its messages (marked
+   * `cove_prefix`, ending with a reply of the agent) open the episode and count as no step; its tool calls are
+   * not the agent's (the caller replayed them on `env`'s base).
+   */
+  readonly prefix?: readonly ChatMessage[];
 }
 
 const ZERO: Usage = { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
@@ -122,8 +129,8 @@ export class EpisodeSession {
   readonly #maxSteps: number;
   readonly #maxErrors: number;
   readonly #repeatLimit: number | null;
-  readonly messages: ChatMessage[] = [{ role: 'assistant', content: AGENT_GREETING }];
-  readonly #visible: VisibleMessage[] = [{ role: 'agent', content: AGENT_GREETING }];
+  readonly messages: ChatMessage[];
+  readonly #visible: VisibleMessage[];
   readonly toolCalls: ExecutedToolCall[] = [];
   readonly messageUsage: ({ message_index: number } & Usage)[] = [];
   #steps = 0;
@@ -141,6 +148,9 @@ export class EpisodeSession {
     this.env = env;
     this.#user = user;
     this.#signal = options.signal;
+    const prefix = options.prefix ?? [];
+    this.messages = prefix.length > 0 ? [...prefix] : [{ role: 'assistant', content: AGENT_GREETING }];
+    this.#visible = prefix.length > 0 ? visiblePrefix(prefix) : [{ role: 'agent', content: AGENT_GREETING }];
     this.#maxSteps = options.limits?.maxSteps ?? 200;
     this.#maxErrors = options.limits?.maxErrors ?? 10;
     this.#repeatLimit =

@@ -10,6 +10,7 @@ import { createRoleFactory } from '../../run/roles.js';
 import { type GenerateRunOptions, runGenerate } from '../../run/run-generate.js';
 import { generateFingerprint } from '../../run/run-identity.js';
 import { JSON_USER_GUIDELINES_LABEL } from '../../sim/model-user/json-user-prompt.js';
+import { readPrefixFile } from '../../sim/prefix/prefix-file.js';
 import { COVE_USER_GUIDELINES, guidelinesLabel, tau2UserGuidelines } from '../../sim/user-guidelines.js';
 import { isDescriptiveTasksFile } from '../../synth/descriptive/descriptive-task.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
@@ -47,6 +48,7 @@ interface GenerateFlags extends TaskFlags, RoleFlags {
   queue?: string;
   store?: string;
   queuePrefix: string;
+  from?: string;
 }
 
 const TAU2_TASKS_NEED_MODELS = (file: string) =>
@@ -68,6 +70,10 @@ export function registerGenerate(program: Command): void {
     .option(
       '--tasks <file>',
       'tasks made by `cove tasks` (their DB comes from the tasks, or --db), or τ² tasks (graded by τ²; model roles only)',
+    )
+    .option(
+      '--from <conversations.jsonl>',
+      'continue conversations: lines {id, messages} (OpenAI chat shape), paired with tasks round-robin; their tool calls are replayed first',
     )
     .option('--n <count>', 'number of tasks (default: 100, or every task of --tasks)')
     .option('--seed <n>', 'seed of everything random', '1')
@@ -119,6 +125,14 @@ export function registerGenerate(program: Command): void {
     .option('--store <url>', 'with --queue: workers store records in this PostgreSQL (postgres://…)')
     .option('--queue-prefix <name>', 'with --queue: key prefix of the queues and the run registry', 'cove');
   withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
+    if (flags.from !== undefined && flags.queue !== undefined)
+      throw new ConfigError(
+        '--queue cannot run --from yet: workers rebuild a run from its registered definition, which holds no conversations; run it in one process (without --queue)',
+      );
+    if (flags.from !== undefined && flags.tasks !== undefined)
+      throw new ConfigError(
+        '--from cannot be used with --tasks: the tasks of a --from run are drawn from the state after each conversation',
+      );
     const spec = loadSqlDomainFlag(flags.domainSpec, undefined, (w) => process.stderr.write(w));
     if (spec !== undefined && flags.domain !== undefined)
       throw new ConfigError('give either --domain or --domain-spec, not both');
@@ -159,6 +173,7 @@ export function registerGenerate(program: Command): void {
         );
       }
     }
+    const from = flags.from === undefined ? undefined : readPrefixFile(flags.from);
     if (flags.store !== undefined && flags.queue === undefined) {
       throw new ConfigError('--store needs --queue: only distributed runs keep their records in PostgreSQL');
     }
@@ -217,6 +232,7 @@ export function registerGenerate(program: Command): void {
           ...(k === undefined ? {} : { k }),
           ...(goals === undefined ? {} : { goals }),
           out,
+          ...(from === undefined ? {} : { from }),
         });
     if (!source.cove && (roles.choice.agent === 'oracle' || roles.choice.user === 'scripted')) {
       source.loaded.base.close();
@@ -285,6 +301,7 @@ export function registerGenerate(program: Command): void {
       user: factory.userName,
       ...(factory.userStyle === undefined ? {} : { userStyle: factory.userStyle }),
       ...(roles.judge === undefined ? {} : { judge: roles.judge.model }),
+      ...(from === undefined ? {} : { from: from.sha256 }),
     });
     const runOptions: GenerateRunOptions = {
       domain,
@@ -307,6 +324,7 @@ export function registerGenerate(program: Command): void {
       shouldStop: () => interrupted || roles.meter.exhausted(),
       startPhase: (phase, total) => startProgress(phase, total, { quiet }),
       onWarning: (message: string) => process.stderr.write(`warning: ${message}\n`),
+      ...(source.prefixes === undefined ? {} : { prefixes: source.prefixes }),
     };
     const result =
       flags.queue === undefined
@@ -333,12 +351,14 @@ export function registerGenerate(program: Command): void {
     } = result;
     if (result.summary === undefined) {
       process.removeListener('SIGINT', onSignal);
+      source.prefixes?.close();
       source.loaded.base.close();
       process.stderr.write('stopped while synthesizing tasks; nothing was run\n');
       process.exitCode = 130;
       return;
     }
     process.removeListener('SIGINT', onSignal);
+    source.prefixes?.close();
     source.loaded.base.close();
     const s = result.summary;
     const budget = roles.meter.exhausted() ? ' (budget reached: no new episodes were started)' : '';
