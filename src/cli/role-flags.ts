@@ -16,6 +16,14 @@ export interface RoleFlags {
   userApiKeyEnv?: string;
   /** `stop-token` (default) or `json`: how a model-played user speaks. */
   userStyle?: string;
+  /** `execute` (default: the database runs every call) or `model` (a model plays every tool output). */
+  toolOutputs?: string;
+  /** `openai:<model>`: the model that plays the tool outputs (role `tools`). */
+  toolModel?: string;
+  toolBaseUrl?: string;
+  toolApiKeyEnv?: string;
+  /** Let trajectories with model-played tool outputs into sft.jsonl. */
+  allowSimulatedTools?: boolean;
   config?: string;
   budgetUsd?: string;
   budgetTokens?: string;
@@ -38,14 +46,16 @@ function positive(flag: string, value: string | undefined): number | undefined {
 }
 
 function modelRole(
-  role: 'agent' | 'user',
+  role: 'agent' | 'user' | 'tools',
   spec: string,
   config: CoveConfig,
   flags: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined; style?: string | undefined },
 ): RoleConfig {
   if (!spec.startsWith('openai:')) {
     throw new ConfigError(
-      `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
+      role === 'tools'
+        ? `--tool-model must be openai:<model>, not '${spec}'`
+        : `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
     );
   }
   const fromFile = config.roles[role] as Partial<RoleConfig> | undefined;
@@ -55,6 +65,44 @@ function modelRole(
     api_key_env: flags.apiKeyEnv,
     style: flags.style,
   } as Partial<RoleConfig>);
+}
+
+/**
+ * The model playing the tool outputs (`--tool-outputs model` with `--tool-model openai:<m>` or `roles.tools` of the
+ * config file), or `undefined` when the database executes the calls.
+ * @throws {ConfigError} for a bad mode, a model mode without a model, or tool-model flags without model mode.
+ */
+function toolsRole(flags: RoleFlags, config: CoveConfig): RoleConfig | undefined {
+  const mode = flags.toolOutputs ?? 'execute';
+  if (mode !== 'execute' && mode !== 'model')
+    throw new ConfigError(`--tool-outputs must be execute or model, not '${mode}'`);
+  if (mode === 'execute') {
+    const given = [
+      ['--tool-model', flags.toolModel],
+      ['--tool-base-url', flags.toolBaseUrl],
+      ['--tool-api-key-env', flags.toolApiKeyEnv],
+      ['--allow-simulated-tools', flags.allowSimulatedTools],
+    ].filter(([, v]) => v !== undefined);
+    if (given.length > 0) {
+      const names = given.map(([n]) => n).join(', ');
+      throw new ConfigError(
+        `${names} applies when a model plays the tool outputs, but the database executes them; add --tool-outputs model, or drop ${names}`,
+      );
+    }
+    if (config.roles.tools !== undefined) {
+      throw new ConfigError(
+        `${flags.config}: $.roles.tools configures the model that plays the tool outputs; add --tool-outputs model, or remove roles.tools`,
+      );
+    }
+    return undefined;
+  }
+  const spec = flags.toolModel ?? config.roles.tools?.model;
+  if (spec === undefined) {
+    throw new ConfigError(
+      '--tool-outputs model needs the model that plays the tools: --tool-model openai:<model> (with --tool-base-url), or roles.tools in --config',
+    );
+  }
+  return modelRole('tools', spec, config, { baseUrl: flags.toolBaseUrl, apiKeyEnv: flags.toolApiKeyEnv });
 }
 
 /**
@@ -69,12 +117,13 @@ export function resolveRoles(
   const config: CoveConfig =
     flags.config === undefined ? { roles: {}, prices: {}, budget: {} } : readCoveConfig(flags.config);
   for (const role of Object.keys(config.roles)) {
-    if (role !== 'agent' && role !== 'user') {
+    if (role !== 'agent' && role !== 'user' && role !== 'tools') {
       throw new ConfigError(
-        `${flags.config}: $.roles.${role}: cove generate plays only the agent and the user (no ${role} role yet); remove roles.${role}`,
+        `${flags.config}: $.roles.${role}: cove generate plays only the agent, the user and the tools (no ${role} role yet); remove roles.${role}`,
       );
     }
   }
+  const tools = toolsRole(flags, config);
   const agentSpec = flags.agent ?? config.roles.agent?.model ?? 'oracle';
   const userSpec = flags.user ?? config.roles.user?.model ?? 'scripted';
   // flags of a model role are refused next to a built-in role: they would be silently ignored
@@ -109,7 +158,7 @@ export function resolveRoles(
       `${flags.config}: $.roles.user.style applies to a model-played user, but the user is scripted; add --user openai:<model>, or remove style`,
     );
   }
-  const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted';
+  const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted' || tools !== undefined;
   if (!modelPlayed) {
     const budgets = [
       ['--budget-usd', flags.budgetUsd],
@@ -138,11 +187,12 @@ export function resolveRoles(
             apiKeyEnv: flags.userApiKeyEnv,
             style: flags.userStyle,
           }),
+    ...(tools === undefined ? {} : { tools }),
   };
   const maxCostUsd = positive('--budget-usd', flags.budgetUsd) ?? config.budget.max_cost_usd;
   if (maxCostUsd !== undefined) {
     // a cost budget over a model without a price would count USD 0 forever: refuse rather than run unbounded
-    for (const role of [choice.agent, choice.user]) {
+    for (const role of [choice.agent, choice.user, choice.tools ?? 'execute']) {
       if (typeof role === 'string') continue;
       const model = role.model.replace(/^openai:/, '');
       if (config.prices[model] === undefined) {

@@ -8,12 +8,13 @@ import { tau2Evaluator } from '../eval/tau2-evaluator.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import { longestIdenticalRun } from '../sim/call-key.js';
 import type { EpisodeOutcome } from '../sim/episode-session.js';
+import type { ToolOutputSimulator } from '../sim/model-tools/tool-model.js';
 import type { UserStyle } from '../sim/model-user/user-style.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
 import type { RunTask } from '../tasks/task.js';
 import { coveEvaluator } from '../verify/cove-evaluator.js';
-import { attributeFailure } from '../verify/failure.js';
+import { attributeFailure, processFailure } from '../verify/failure.js';
 import { scanLeaks } from '../verify/leak-scan.js';
 import type { Verification } from '../verify/verification.js';
 import { doNothingReward } from './baseline.js';
@@ -28,6 +29,11 @@ export interface RoleFactory {
   readonly userStyle?: UserStyle;
   createAgent(task: RunTask, rng: Rng): Agent;
   createUser(task: RunTask, rng: Rng): UserSimulator;
+  /**
+   * A model playing every tool output instead of the database (`--tool-outputs model`); absent when the database
+   * executes the calls. `name` (`openai:<model>`) is recorded as `tool_model` and is part of episode ids.
+   */
+  readonly toolOutputs?: { readonly name: string; create(task: RunTask): ToolOutputSimulator };
 }
 
 /** Everything shared by the episodes of one run. */
@@ -69,6 +75,7 @@ export function episodeId(context: RunContext, task: RunTask, trial: number, att
     agent: context.roles.agentName,
     user: context.roles.userName,
     settings: context.settings,
+    ...(context.roles.toolOutputs === undefined ? {} : { tools: context.roles.toolOutputs.name }),
   });
 }
 
@@ -121,6 +128,7 @@ export async function runTaskEpisode(
       context.roles.createUser(task, rng.child('user')),
       context.limits,
       signal,
+      context.roles.toolOutputs?.create(task),
     );
     return await episodeRecord(
       context,
@@ -128,6 +136,7 @@ export async function runTaskEpisode(
         agent: context.roles.agentName,
         user: context.roles.userName,
         ...(context.roles.userStyle === undefined ? {} : { userStyle: context.roles.userStyle }),
+        ...(context.roles.toolOutputs === undefined ? {} : { toolModel: context.roles.toolOutputs.name }),
       },
       { task, index },
       {
@@ -225,7 +234,13 @@ export async function episodeRecord(
     | 'gamma'
     | 'rewardBy'
   >,
-  names: { readonly agent: string; readonly user: string; readonly userStyle?: UserStyle },
+  names: {
+    readonly agent: string;
+    readonly user: string;
+    readonly userStyle?: UserStyle;
+    /** The model that played the tool outputs, when one did (the record then says `tool_outputs: model`). */
+    readonly toolModel?: string;
+  },
   { task, index }: IndexedTask,
   finished: FinishedEpisode,
 ): Promise<TrajectoryRecord> {
@@ -241,14 +256,25 @@ export async function episodeRecord(
   const known = new Set(context.domain.tools.map((t) => t.name));
   const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
   const identicalRun = outcome.identicalCallRun ?? longestIdenticalRun(outcome.toolCalls);
-  const failure = attributeFailure(
-    outcome,
-    verification ?? evaluation,
-    context.domain.synthesis?.kinds ?? [],
-    new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
-    { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown, identicalCallRun: identicalRun },
-  );
+  const extra = {
+    leaks,
+    invalidToolArguments: invalid,
+    unknownToolCalls: unknown,
+    identicalCallRun: identicalRun,
+  };
+  // with simulated tool outputs the state never changed: only how the episode went can fail it
+  const failure =
+    names.toolModel !== undefined
+      ? processFailure(outcome, extra)
+      : attributeFailure(
+          outcome,
+          verification ?? evaluation,
+          context.domain.synthesis?.kinds ?? [],
+          new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
+          extra,
+        );
   const usage = outcome.usage;
+  const tools = usage.tools ?? { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
   return {
     id: finished.id,
     run: context.run,
@@ -261,6 +287,13 @@ export async function episodeRecord(
     agent: names.agent,
     user: names.user,
     ...(names.userStyle === undefined ? {} : { user_style: names.userStyle }),
+    ...(names.toolModel === undefined
+      ? {}
+      : {
+          tool_outputs: 'model' as const,
+          tool_model: names.toolModel,
+          verification_meaningful: false as const,
+        }),
     settings: context.settings,
     db_sha256: context.dbSha256,
     messages: outcome.messages,
@@ -270,10 +303,11 @@ export async function episodeRecord(
     ...(verification === undefined ? {} : { verification }),
     evaluation,
     usage: {
-      prompt_tokens: usage.agent.prompt_tokens + usage.user.prompt_tokens,
-      completion_tokens: usage.agent.completion_tokens + usage.user.completion_tokens,
-      cost_usd: usage.agent.cost_usd + usage.user.cost_usd,
-      retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0),
+      prompt_tokens: usage.agent.prompt_tokens + usage.user.prompt_tokens + tools.prompt_tokens,
+      completion_tokens:
+        usage.agent.completion_tokens + usage.user.completion_tokens + tools.completion_tokens,
+      cost_usd: usage.agent.cost_usd + usage.user.cost_usd + tools.cost_usd,
+      retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0) + (tools.retries ?? 0),
       per_message: outcome.messageUsage,
     },
     timing_ms: Math.round(performance.now() - finished.startedAt),

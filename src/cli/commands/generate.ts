@@ -92,6 +92,20 @@ export function registerGenerate(program: Command): void {
       '--user-api-key-env <name>',
       'environment variable with the user API key (default OPENAI_API_KEY)',
     )
+    .option(
+      '--tool-outputs <mode>',
+      'who answers tool calls: execute (the database; default) or model (a model plays every tool output, the task-oriented baseline)',
+    )
+    .option('--tool-model <spec>', 'with --tool-outputs model: openai:<model> that plays the tool outputs')
+    .option('--tool-base-url <url>', 'OpenAI-compatible base URL of the tool model')
+    .option(
+      '--tool-api-key-env <name>',
+      'environment variable with the tool model API key (default OPENAI_API_KEY)',
+    )
+    .option(
+      '--allow-simulated-tools',
+      'with --tool-outputs model: let trajectories that ended normally into sft.jsonl (their verification means nothing)',
+    )
     .option('--config <file>', 'cove.json with roles, prices and budget (see the README)')
     .option('--budget-usd <amount>', 'stop starting episodes once model calls cost this much')
     .option('--budget-tokens <count>', 'stop starting episodes once model calls used this many tokens')
@@ -165,6 +179,10 @@ export function registerGenerate(program: Command): void {
       repeatedCallLimit: text === 'tau2' ? null : 5,
     };
     const roles = resolveRoles(flags, process.env);
+    if (roles.choice.tools !== undefined && flags.queue !== undefined)
+      throw new ConfigError(
+        '--queue cannot run --tool-outputs model yet: workers rebuild the roles of a run from its registered definition, which has no tool model; run it in one process (without --queue)',
+      );
     const tau2Dir =
       text === 'tau2'
         ? resolveTau2DomainDir(domain.name, {
@@ -262,6 +280,9 @@ export function registerGenerate(program: Command): void {
       agent: factory.agentName,
       user: factory.userName,
       ...(factory.userStyle === undefined ? {} : { userStyle: factory.userStyle }),
+      ...(factory.toolOutputs === undefined
+        ? {}
+        : { toolOutputs: 'model', toolModel: factory.toolOutputs.name }),
     });
     const runOptions: GenerateRunOptions = {
       domain,
@@ -276,6 +297,7 @@ export function registerGenerate(program: Command): void {
       concurrency,
       attempts,
       ...(targetSft === undefined ? {} : { targetSft }),
+      ...(flags.allowSimulatedTools === true ? { sft: { allowSimulatedTools: true } } : {}),
       fingerprint,
       coveVersion: COVE_VERSION,
       command: process.argv.slice(2),

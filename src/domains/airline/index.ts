@@ -1,6 +1,7 @@
 import type { Domain } from '../domain.js';
 import { AIRLINE_ENVIRONMENT, AIRLINE_VERSION, TAU2_AIRLINE_INITIAL_HASHES } from './environment.js';
 import { importAirlineDb } from './import-db.js';
+import { airlineOutputSchemas } from './output-schemas.js';
 import { AIRLINE_INSTRUCTIONS_COVE, AIRLINE_POLICY_COVE } from './policy.js';
 
 /**
@@ -12,4 +13,5 @@ export const airlineDomain: Domain = {
   version: AIRLINE_VERSION,
   tau2: { initialHashes: TAU2_AIRLINE_INITIAL_HASHES, importDb: importAirlineDb },
   policy: { cove: AIRLINE_POLICY_COVE, instructions: AIRLINE_INSTRUCTIONS_COVE },
+  outputSchemas: airlineOutputSchemas(),
 };

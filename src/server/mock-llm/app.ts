@@ -5,6 +5,7 @@ import type { VisibleMessage } from '../../sim/roles.js';
 import type { CoveTask } from '../../tasks/cove-task.js';
 import { type Fault, pickFault } from './faults.js';
 import type { RoleSessions } from './sessions.js';
+import { toolRequest } from './tool-oracle.js';
 
 /** A scripted reply of `--mode script`. */
 export interface ScriptTurn {
@@ -25,6 +26,9 @@ export interface MockScript {
   readonly user?: readonly ScriptTurn[];
   /** Replies to `x-cove-role: judge` requests (τ²'s NL-assertion judge); script mode only. */
   readonly judge?: readonly ScriptTurn[];
+  /** Replies to `x-cove-role: tools` requests (the tool model of `--tool-outputs model`): the n-th call of a
+   * conversation (n = the calls answered before it) gets the n-th entry. */
+  readonly tools?: readonly ScriptTurn[];
   readonly tasks?: Readonly<
     Record<
       string,
@@ -32,6 +36,7 @@ export interface MockScript {
         readonly agent?: readonly ScriptTurn[];
         readonly user?: readonly ScriptTurn[];
         readonly judge?: readonly ScriptTurn[];
+        readonly tools?: readonly ScriptTurn[];
       }
     >
   >;
@@ -157,9 +162,18 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
     const body = JSON.parse(raw) as { model?: string; messages?: ApiMessage[] };
     const messages = body.messages ?? [];
     if (options.latencyMs !== undefined && options.latencyMs > 0) await sleep(options.latencyMs);
-    if (role !== 'agent' && role !== 'user' && !(role === 'judge' && options.mode === 'script')) {
+    if (
+      role !== 'agent' &&
+      role !== 'user' &&
+      role !== 'tools' &&
+      !(role === 'judge' && options.mode === 'script')
+    ) {
       return c.json(
-        { error: { message: `x-cove-role must be agent or user (or judge in script mode), not '${role}'` } },
+        {
+          error: {
+            message: `x-cove-role must be agent, user or tools (or judge in script mode), not '${role}'`,
+          },
+        },
         400,
         {
           'x-should-retry': 'false',
@@ -175,7 +189,17 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
           'x-should-retry': 'false',
         });
       }
-      if (role === 'agent') {
+      if (role === 'tools') {
+        const request = toolRequest(messages);
+        if (request === undefined) {
+          return c.json(
+            { error: { message: 'a tools request needs the JSON of a tool call in its user message' } },
+            400,
+            { 'x-should-retry': 'false' },
+          );
+        }
+        reply = { content: options.sessions.toolTurn(request) };
+      } else if (role === 'agent') {
         const m = await options.sessions.agentTurn(taskId, conversation(messages));
         reply =
           m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls.length > 0
@@ -194,11 +218,15 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
       }
     } else {
       // the judge gets one request per episode: its n-th reply goes to the n-th judge request of the task
+      // the tool model's n-th call of a conversation is the one after n answered calls
       const own =
         role === 'judge'
           ? (judged.set(taskId, (judged.get(taskId) ?? -1) + 1).get(taskId) ?? 0)
-          : messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
-      const turns = options.script?.tasks?.[taskId]?.[role] ?? options.script?.[role] ?? [];
+          : role === 'tools'
+            ? (toolRequest(messages)?.earlier_calls.length ?? 0)
+            : messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
+      const scripted = role as 'agent' | 'user' | 'judge' | 'tools';
+      const turns = options.script?.tasks?.[taskId]?.[scripted] ?? options.script?.[scripted] ?? [];
       const turn = turns[Math.min(Math.max(own, 0), turns.length - 1)] ?? { content: '' };
       reply = {
         content: turn.content ?? null,
