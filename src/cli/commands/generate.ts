@@ -347,7 +347,7 @@ export function registerGenerate(program: Command): void {
         (s.graded_episodes === 0
           ? 'no episode graded (no yield or score to report)'
           : `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-            `${source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
+            `${s.verification_meaningful === false ? 'tool outputs played by a model (verification not meaningful: the state never changed)' : source.cove ? `mean score ${s.mean_score}` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
         `${budget}\n`,
     );
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {
