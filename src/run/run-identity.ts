@@ -44,6 +44,9 @@ export interface GenerateIdentity {
   readonly user: string;
   /** `--user-style`; recorded only when not the default `stop-token`, so earlier run folders still resume. */
   readonly userStyle?: string;
+  /** `--tool-outputs model` and the model that played the tools; recorded only then (earlier folders resume). */
+  readonly toolOutputs?: 'model';
+  readonly toolModel?: string;
 }
 
 /**
@@ -70,6 +73,9 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
     ...(identity.userStyle === undefined || identity.userStyle === 'stop-token'
       ? {}
       : { user_style: identity.userStyle }),
+    ...(identity.toolOutputs === undefined
+      ? {}
+      : { tool_outputs: identity.toolOutputs, tool_model: identity.toolModel ?? null }),
   };
 }
 

@@ -26,8 +26,8 @@ export interface MockScript {
   readonly user?: readonly ScriptTurn[];
   /** Replies to `x-cove-role: judge` requests (τ²'s NL-assertion judge); script mode only. */
   readonly judge?: readonly ScriptTurn[];
-  /** Replies to `x-cove-role: tools` requests (the tool model of `--tool-outputs model`): the n-th call of a
-   * conversation (n = the calls answered before it) gets the n-th entry. */
+  /** Replies to `x-cove-role: tools` requests (the tool model of `--tool-outputs model`): entry n answers attempt n
+   * of every tool call (the first try, then the retries after invalid replies; the last entry repeats). */
   readonly tools?: readonly ScriptTurn[];
   readonly tasks?: Readonly<
     Record<
@@ -218,13 +218,12 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
       }
     } else {
       // the judge gets one request per episode: its n-th reply goes to the n-th judge request of the task
-      // the tool model's n-th call of a conversation is the one after n answered calls
+      // the tool model asks once per call, again after an invalid reply: entry n answers attempt n of every call
+      // (its request then holds n earlier replies); the other roles count their turns of the conversation
       const own =
         role === 'judge'
           ? (judged.set(taskId, (judged.get(taskId) ?? -1) + 1).get(taskId) ?? 0)
-          : role === 'tools'
-            ? (toolRequest(messages)?.earlier_calls.length ?? 0)
-            : messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
+          : messages.filter((m) => m.role === 'assistant').length - (role === 'agent' ? 1 : 0);
       const scripted = role as 'agent' | 'user' | 'judge' | 'tools';
       const turns = options.script?.tasks?.[taskId]?.[scripted] ?? options.script?.[scripted] ?? [];
       const turn = turns[Math.min(Math.max(own, 0), turns.length - 1)] ?? { content: '' };
