@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrajectoryRecord } from '../../src/run/trajectory.js';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
+import { createLibraryDb } from '../../src/testing/tiny-domain/index.js';
 import { type CliResult, runCove, runCoveAsync } from '../helpers/cli.js';
 import {
   type MockLlmProcess,
@@ -237,6 +238,77 @@ describe('tool outputs from a script (mock-llm script mode)', () => {
   it('retries an output outside the tool’s output schema', () => {
     const r = byTask(readRecords(scriptDir), 3);
     expect(toolTexts(r)).toEqual(['omar_khan_2363']);
+  });
+});
+
+describe('a SQL domain with model-played tool outputs', () => {
+  it('answers with rows of the template’s output schema: the same conversations as on the database', async () => {
+    const db = join(root, 'library.sqlite');
+    createLibraryDb(db, { seed: 9, members: 25 });
+    const spec = join(root, 'library.json');
+    expect(runCove(['synth', 'tools', '--db', db, '--out', spec]).status).toBe(0);
+    const file = join(root, 'library.tasks.json');
+    const made = runCove(['tasks', '--domain-spec', spec, '--n', '3', '--goals', '2', '--out', file]);
+    expect(made.status, made.stderr).toBe(0);
+    const mock = await startMockLlm(['--tasks', file, '--domain-spec', spec]);
+    servers.push(mock);
+    const common = ['generate', '--domain-spec', spec, '--tasks', file, '--quiet'];
+    const [executed, simulated] = await Promise.all([
+      runCoveAsync([...common, '--out', join(root, 'library-exec')], { timeoutMs: 150_000 }),
+      runCoveAsync([...common, ...toolFlags(mock.baseUrl), '--out', join(root, 'library-model')], {
+        timeoutMs: 150_000,
+      }),
+    ]);
+    expect(executed.status, executed.stderr).toBe(0);
+    expect(simulated.status, simulated.stderr).toBe(0);
+    const real = readRecords(join(root, 'library-exec'));
+    const played = readRecords(join(root, 'library-model'));
+    expect(played).toHaveLength(3);
+    for (const r of played) {
+      expect(r).toMatchObject({ domain: 'library', tool_outputs: 'model', termination_reason: 'user_stop' });
+      expect(r.messages).toEqual(real.find((x) => x.task_id === r.task_id)?.messages);
+      expect(toolTexts(r).length).toBeGreaterThan(0);
+    }
+    expect((await mock.stats()).byRole.tools).toBe(played.reduce((a, r) => a + toolTexts(r).length, 0));
+  }, 200_000);
+});
+
+describe('--tool-outputs flags', () => {
+  it('refuse a bad mode, a mode without a model, and tool-model flags without the mode', () => {
+    const out = join(root, 'flags');
+    const bad = runCove(['generate', '--n', '1', '--tool-outputs', 'guess', '--out', out]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--tool-outputs must be execute or model, not 'guess'");
+    const noModel = runCove(['generate', '--n', '1', '--tool-outputs', 'model', '--out', out]);
+    expect(noModel.status).toBe(2);
+    expect(noModel.stderr).toContain('--tool-outputs model needs the model that plays the tools');
+    const stray = runCove([
+      'generate',
+      '--n',
+      '1',
+      '--tool-model',
+      'openai:m',
+      '--allow-simulated-tools',
+      '--out',
+      out,
+    ]);
+    expect(stray.status).toBe(2);
+    expect(stray.stderr).toContain(
+      '--tool-model, --allow-simulated-tools applies when a model plays the tool outputs, but the database executes them',
+    );
+    const notOpenAi = runCove([
+      'generate',
+      '--n',
+      '1',
+      '--tool-outputs',
+      'model',
+      '--tool-model',
+      'gpt',
+      '--out',
+      out,
+    ]);
+    expect(notOpenAi.status).toBe(2);
+    expect(notOpenAi.stderr).toContain("--tool-model must be openai:<model>, not 'gpt'");
   });
 });
 
