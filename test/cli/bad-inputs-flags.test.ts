@@ -125,7 +125,7 @@ const cases: BadInputCase[] = [
     name: 'config: an unknown role (roles.judge)',
     setup: (dir) => writeFileSync(join(dir, 'c.json'), '{"roles": {"judge": {"model": "openai:m"}}}'),
     args: gen('--config', 'c.json'),
-    what: 'plays only the agent and the user',
+    what: 'plays only the agent, the user and the tools',
     where: 'c.json: $.roles.judge',
     todo: 'remove roles.judge',
   },
