@@ -171,6 +171,16 @@ describe('tool outputs played by a model answering as the database would (mock-l
     expect(fingerprint).toMatchObject({ tool_outputs: 'model', tool_model: 'openai:mock' });
   });
 
+  it('leaves them out of cove export, counted as simulated_tools', () => {
+    const out = join(root, 'export');
+    const r = runCove(['export', '--in', modelDir, '--format', 'openai', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/\| simulated_tools +\| 4 +\|/);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain(
+      `Source: ${N} trajectories read, 0 written`,
+    );
+  });
+
   it('lets them into sft.jsonl with --allow-simulated-tools, on the same run folder without running again', async () => {
     const again = await runCoveAsync(
       [
