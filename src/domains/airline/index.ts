@@ -1,6 +1,7 @@
 import type { Domain } from '../domain.js';
 import { AIRLINE_ENVIRONMENT, AIRLINE_VERSION, TAU2_AIRLINE_INITIAL_HASHES } from './environment.js';
 import { importAirlineDb } from './import-db.js';
+import { airlineOutputSchemas } from './output-schemas.js';
 import { AIRLINE_INSTRUCTIONS_COVE, AIRLINE_POLICY_COVE } from './policy.js';
 import { generateAirlineSandbox } from './sandbox/generate.js';
 import { drawAirlineTask } from './synthesis/draw.js';
@@ -33,4 +34,5 @@ export const airlineDomain: Domain = {
     recheck: recheckAirlineReferences,
     scarcityHint: 'use a DB with more reservations per user',
   },
+  outputSchemas: airlineOutputSchemas(),
 };
