@@ -1,4 +1,13 @@
 import type { Cabin } from '../vocabulary.js';
+import type {
+  AirlineReader,
+  Itinerary,
+  PassengerView,
+  PaymentMethodView,
+  ReservationFlightView,
+  ReservationView,
+  UserView,
+} from './views.js';
 
 /**
  * Fuzzy references of the airline domain (docs/airline.md, "References"): how a user names a reservation, a
@@ -143,3 +152,130 @@ export type PassengerRef =
       readonly dob: string;
       readonly phrase: string;
     };
+
+// ---- resolution against what the read tools show ------------------------------------------------------------
+
+/** What the agent can see of the user: the profile, their reservations and the tools to search flights. */
+export interface AirlineState {
+  readonly user: UserView;
+  readonly reservations: readonly ReservationView[];
+  readonly reader: AirlineReader;
+  /** Each flight's status on its date (`get_flight_status`), in the reservation's flight order. */
+  statuses(reservation: ReservationView): readonly string[];
+}
+
+/** The part of the day a scheduled departure (`HH:MM:SS`) falls in. */
+export function dayPart(departure: string): DayPart {
+  const hour = Number(departure.slice(0, 2));
+  if (hour >= 5 && hour < 12) return 'morning';
+  if (hour >= 12 && hour < 17) return 'afternoon';
+  if (hour >= 17 && hour < 21) return 'evening';
+  return 'night';
+}
+
+const sameName = (p: { first_name: string; last_name: string }, first: string, last: string): boolean =>
+  p.first_name.toLowerCase() === first.toLowerCase() && p.last_name.toLowerCase() === last.toLowerCase();
+
+/** The user's reservations a reference matches. */
+export function matchReservations(ref: ReservationRef, state: AirlineState): ReservationView[] {
+  return state.reservations.filter((r) => {
+    if (ref.strategy === 'id') return r.reservation_id === ref.reservation_id;
+    if (ref.strategy === 'route_date')
+      return (
+        r.origin === ref.origin.iata &&
+        r.destination === ref.destination.iata &&
+        r.flights[0]?.date === ref.date
+      );
+    return (
+      r.passengers.some((p) => sameName(p, ref.first_name, ref.last_name)) &&
+      (ref.origin === undefined || r.origin === ref.origin.iata) &&
+      (ref.destination === undefined || r.destination === ref.destination.iata)
+    );
+  });
+}
+
+/** The itineraries (flight lists) a reference matches; `passengers` is how many seats the cheapest one needs. */
+export function matchItineraries(
+  ref: ItineraryRef,
+  reader: AirlineReader,
+  passengers: number,
+): FlightLeg[][] {
+  if (ref.strategy === 'numbers') return [ref.flights.map((f) => ({ ...f }))];
+  const found = reader.search(ref.origin.iata, ref.destination.iata, ref.date, ref.stops);
+  const departure = (it: Itinerary) => it.legs[0]?.flight.scheduled_departure_time_est ?? '';
+  let hits: Itinerary[];
+  if (ref.strategy === 'time_of_day') hits = found.filter((it) => dayPart(departure(it)) === ref.part);
+  else if (ref.strategy === 'earliest') {
+    const first = found.map(departure).sort()[0];
+    hits = found.filter((it) => departure(it) === first);
+  } else {
+    const cabin = ref.cabin;
+    const open = found.filter((it) => it.legs.every((l) => l.flight.available_seats[cabin] >= passengers));
+    const cost = (it: Itinerary) => it.legs.reduce((s, l) => s + l.flight.prices[cabin], 0);
+    const lowest = Math.min(...open.map(cost));
+    hits = open.filter((it) => cost(it) === lowest);
+  }
+  return hits.map((it) => it.legs.map((l) => ({ flight_number: l.flight.flight_number, date: l.date })));
+}
+
+/** The flights of a reservation a reference matches. */
+export function matchSegments(ref: SegmentRef, reservation: ReservationView): ReservationFlightView[] {
+  return reservation.flights.filter((f) =>
+    ref.strategy === 'number'
+      ? f.flight_number === ref.flight_number && f.date === ref.date
+      : f.origin === ref.origin.iata && f.destination === ref.destination.iata,
+  );
+}
+
+/** The user's payment methods a reference matches. */
+export function matchPayments(ref: PaymentRef, user: UserView): PaymentMethodView[] {
+  const methods = Object.values(user.payment_methods);
+  switch (ref.strategy) {
+    case 'id':
+      return methods.filter((m) => m.id === ref.payment_id);
+    case 'brand':
+      return methods.filter(
+        (m) => m.source === 'credit_card' && m.brand?.toLowerCase() === ref.brand.toLowerCase(),
+      );
+    case 'last_four':
+      return methods.filter((m) => m.source === 'credit_card' && m.last_four === ref.last_four);
+    case 'kind':
+      return methods.filter((m) => m.source === ref.source);
+    case 'richest_gift_card': {
+      const cards = methods.filter((m) => m.source === 'gift_card');
+      const most = Math.max(...cards.map((m) => m.amount ?? 0));
+      return cards.filter((m) => (m.amount ?? 0) === most);
+    }
+  }
+}
+
+/**
+ * The distinct passengers (name and date of birth) a reference matches among `pool` (a reservation's passengers,
+ * or the user's saved passengers); `self` is the user's own name and date of birth, `details` stands for itself.
+ */
+export function matchPassengers(
+  ref: PassengerRef,
+  pool: readonly PassengerView[],
+  user: UserView,
+): PassengerView[] {
+  if (ref.strategy === 'details')
+    return [{ first_name: ref.first_name, last_name: ref.last_name, dob: ref.dob }];
+  const [first, last] =
+    ref.strategy === 'name' ? [ref.first_name, ref.last_name] : [user.name.first_name, user.name.last_name];
+  const hits = pool.filter(
+    (p) => sameName(p, first, last) && (ref.strategy === 'name' || p.dob === user.dob),
+  );
+  const out: PassengerView[] = [];
+  for (const p of hits)
+    if (!out.some((q) => q.first_name === p.first_name && q.last_name === p.last_name && q.dob === p.dob))
+      out.push({ first_name: p.first_name, last_name: p.last_name, dob: p.dob });
+  return out;
+}
+
+/** The ids a reference names outright (so that texts can be checked for leaks). */
+export function idsOf(ref: ReservationRef | PaymentRef | ItineraryRef | SegmentRef): string[] {
+  if (ref.strategy === 'id') return 'reservation_id' in ref ? [ref.reservation_id] : [ref.payment_id];
+  if (ref.strategy === 'numbers') return ref.flights.map((f) => f.flight_number);
+  if (ref.strategy === 'number') return [ref.flight_number];
+  return [];
+}
