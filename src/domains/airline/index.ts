@@ -2,6 +2,7 @@ import type { Domain } from '../domain.js';
 import { AIRLINE_ENVIRONMENT, AIRLINE_VERSION, TAU2_AIRLINE_INITIAL_HASHES } from './environment.js';
 import { importAirlineDb } from './import-db.js';
 import { AIRLINE_INSTRUCTIONS_COVE, AIRLINE_POLICY_COVE } from './policy.js';
+import { generateAirlineSandbox } from './sandbox/generate.js';
 import { AirlineOracleAgent } from './sim/oracle-agent.js';
 import { AirlineScriptedUser } from './sim/scripted-user.js';
 import { drawAirlineTask } from './synthesis/draw.js';
@@ -12,13 +13,22 @@ import type { AirlineFuzz } from './synthesis/requests.js';
 
 /**
  * The airline domain: τ²-compatible flights, users and reservations. It serves τ²'s airline DB and tools (replay,
- * evaluation, model-played agents on τ² tasks), synthesizes CoVe tasks (`synthesis/`) and plays them with its
- * scripted roles (`sim/`: the oracle agent and the scripted customer); docs/airline.md.
+ * evaluation, model-played agents on τ² tasks), makes seeded sandbox DBs (`sandbox/`), synthesizes CoVe tasks
+ * (`synthesis/`) and plays them with its scripted roles (`sim/`: the oracle agent and the scripted customer);
+ * docs/airline.md.
  */
 export const airlineDomain: Domain = {
   ...AIRLINE_ENVIRONMENT,
   version: AIRLINE_VERSION,
   tau2: { initialHashes: TAU2_AIRLINE_INITIAL_HASHES, importDb: importAirlineDb },
+  sandbox: {
+    sizes: {
+      users: { default: 500, description: 'number of users (τ²: 500)' },
+      reservations: { default: 2000, description: 'number of reservations (τ²: 2000)' },
+    },
+    generate: (seed, size) =>
+      generateAirlineSandbox({ seed, users: size.users, reservations: size.reservations }),
+  },
   policy: { cove: AIRLINE_POLICY_COVE, instructions: AIRLINE_INSTRUCTIONS_COVE },
   synthesis: {
     kinds: AIRLINE_CONSTRAINT_KINDS,

@@ -1,13 +1,13 @@
-import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
 import type { PyDict, PyValue } from '../../../core/py-value.js';
 import { pyDict } from '../../../core/py-value.js';
 import { Rng } from '../../../core/rng.js';
-import { makeAddress } from './addresses.js';
+import { makeAddress } from '../../shared/sandbox/addresses.js';
+import { fakerFor, loadFaker } from '../../shared/sandbox/faker.js';
+import { digits, drawUnique, drawUntil, quotaList } from '../../shared/sandbox/sampling.js';
 import { fullNameKey } from './fingerprints.js';
 import { isTau2Value } from './overlap.js';
 import { generateProducts, type SandboxVariant } from './products.js';
-import { digits, drawUnique, drawUntil, quotaList } from './sampling.js';
 import { addressValue, productValue, transaction, type UserRecord, userValue } from './values.js';
 
 /** τ²-like default sizes. */
@@ -46,6 +46,8 @@ const DEFAULT_ADDRESS_SHARE = 0.8;
 
 const NAME_PART = /^[A-Za-z]+$/;
 
+const notTau2Address = (address1: string): boolean => !isTau2Value('address1', address1);
+
 interface SandboxUser extends UserRecord {
   readonly orders: string[];
 }
@@ -58,21 +60,6 @@ interface Taken {
   readonly payments: Set<string>;
   readonly orders: Set<string>;
   readonly tracking: Set<string>;
-}
-
-/**
- * faker's en_US instance, loaded on first use: only sandbox generation needs it, and its locale entry loads a
- * fraction of the package. It is reseeded before every use ({@link fakerFor}), so sharing it changes nothing.
- */
-function loadFaker(): Faker {
-  const require = createRequire(import.meta.url);
-  return (require('@faker-js/faker/locale/en_US') as { faker: Faker }).faker;
-}
-
-/** A faker instance reseeded from `rng`, so its output depends only on the entity's stream. */
-function fakerFor(faker: Faker, rng: Rng): Faker {
-  faker.seed(rng.int(0, 0x7fffffff));
-  return faker;
 }
 
 function checkSize(name: string, n: number): number {
@@ -164,7 +151,7 @@ function makeUser(rng: Rng, faker: Faker, wallet: readonly PaymentKind[], taken:
     taken.emails,
     (e) => !isTau2Value('email', e),
   );
-  const address = makeAddress(f, rng);
+  const address = makeAddress(f, rng, notTau2Address);
   const paymentMethods: PyDict = new Map();
   for (const kind of rng.shuffle(wallet)) {
     const id = drawUnique(
@@ -237,7 +224,7 @@ function makeOrder(rng: Rng, faker: Faker, plan: OrderPlan): PyDict {
   );
   // τ² draws items uniformly over all variants, available or not, with replacement
   const items = Array.from({ length: plan.itemCount }, () => rng.pick(plan.variants));
-  const address = plan.atHome ? user.address : makeAddress(fakerFor(faker, rng), rng);
+  const address = plan.atHome ? user.address : makeAddress(fakerFor(faker, rng), rng, notTau2Address);
   const methodId = rng.pick([...user.paymentMethods.keys()]);
   const cents = items.reduce((n, v) => n + Math.round(v.price * 100), 0);
   const amount = cents / 100; // = Python's round(sum(prices), 2), as in τ²'s DB

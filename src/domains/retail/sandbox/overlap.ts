@@ -1,3 +1,4 @@
+import { parseFingerprintLines } from '../../shared/sandbox/fingerprint.js';
 import { type FingerprintKind, fingerprint } from './fingerprints.js';
 import { TAU2_FINGERPRINTS } from './tau2-fingerprints.js';
 
@@ -5,7 +6,7 @@ let known: ReadonlySet<string> | undefined;
 
 /** The committed fingerprint set, parsed once. */
 export function tau2FingerprintSet(): ReadonlySet<string> {
-  known ??= new Set(TAU2_FINGERPRINTS.flatMap((line) => line.split(' ')));
+  known ??= parseFingerprintLines(TAU2_FINGERPRINTS);
   return known;
 }
 

@@ -1,8 +1,8 @@
 import { pyFloatRepr } from '../../../core/py-float.js';
 import type { Rng } from '../../../core/rng.js';
+import { digits, drawUnique, drawUntil, quotaList } from '../../shared/sandbox/sampling.js';
 import { CATALOG, combination, combinationCount } from './catalog.js';
 import { isTau2CatalogId, isTau2Value } from './overlap.js';
-import { digits, drawUnique, drawUntil, quotaList } from './sampling.js';
 
 /** One purchasable variant of a product. */
 export interface SandboxVariant {

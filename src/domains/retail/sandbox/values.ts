@@ -1,6 +1,6 @@
 import type { PyDict, PyValue } from '../../../core/py-value.js';
 import { pyDict } from '../../../core/py-value.js';
-import type { SandboxAddress } from './addresses.js';
+import type { SandboxAddress } from '../../shared/sandbox/addresses.js';
 import type { SandboxProduct } from './products.js';
 
 // Python dict builders, keys in τ²'s model field order (which is db.json's key order).
