@@ -70,6 +70,8 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
   #written = false;
   #writeTries = 0;
   #refused: AirlineRefusal['action'] | undefined;
+  /** A write since the profile was read: balances, certificates and the reservation list may have changed. */
+  #profileStale = false;
   #transferred = false;
 
   constructor(fuzz: AirlineFuzz, rng: Rng) {
@@ -83,7 +85,10 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
     switch (lookup.kind) {
       case 'user':
         if (failed) this.#userFailed = lookup.id;
-        else this.#user = parseSharedJson(content) as UserView;
+        else {
+          this.#user = parseSharedJson(content) as UserView;
+          this.#profileStale = false;
+        }
         break;
       case 'reservation':
         if (failed) this.#missing.add(lookup.id);
@@ -101,6 +106,7 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
       case 'write':
         if (failed) break;
         this.#written = true;
+        this.#profileStale = true;
         if (content.startsWith('{')) {
           const v = parseSharedJson(content) as ReservationView;
           this.#reservations.set(v.reservation_id, v);
@@ -269,6 +275,10 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
   #resolve(r: AirlineRequest): AssistantMessage {
     const text = this.said(this.window);
     const rng = this.#rng;
+    if (this.#profileStale) {
+      const user = this.#user as UserView;
+      return this.call({ kind: 'user', id: user.user_id }, 'get_user_details', { user_id: user.user_id });
+    }
     const question = reservationQuestion(rng, r, text);
     if (question !== undefined) return this.say(question);
     const find = this.#findReservation(r);
