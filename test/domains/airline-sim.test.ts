@@ -288,4 +288,18 @@ describe('airline oracle agent and scripted user (hand-built requests, τ² DB)'
       },
     ]);
   });
+  it('asks to check a user id that is not found, then reads the corrected one', async () => {
+    const out = await play([{ kind: 'information', topic: 'refund_amount', reservation: NYC_TRIP }], 10, {
+      persona: 'anxious',
+      knowledge: [{ kind: 'wrong_detail', field: 'user_id', value: 'mia_li_3686' }],
+      events: [],
+    });
+    const lookups = calls(out.messages).filter((c) => c.name === 'get_user_details');
+    expect(lookups.map((c) => c.args.user_id)).toEqual(['mia_li_3686', 'mia_li_3668']);
+    expect(agentText(out.messages)).toMatch(
+      /find a profile with the user id mia_li_3686|no profile with the user id/,
+    );
+    expect(agentText(out.messages)).toContain('$2504');
+    expect(out.termination).toBe('user_stop');
+  });
 });
