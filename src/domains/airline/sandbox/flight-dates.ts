@@ -12,7 +12,7 @@ import { CLOCK_DAY, CLOCK_MINUTE, DATE_COUNT, dateKey, isoTime, MINUTES_PER_DAY 
  * with seats and prices per cabin.
  */
 
-/** Share of past flight dates that the airline cancelled (τ²: 379 of 4200, 9 %). */
+/** Share of past flight dates that the airline cancelled (τ²: 373 of 4200, 8.9 %). */
 export const CANCELLED_SHARE = 0.09;
 /** Share of the clock date's not-yet-departed flights that are delayed (τ²: 41 of 98). */
 export const DELAYED_SHARE = 0.42;

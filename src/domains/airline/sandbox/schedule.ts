@@ -31,7 +31,7 @@ const ROUTES_WITH = [22, 30, 25, 20, 6, 4, 1];
 
 /**
  * τ²-like flight schedules from `rng` alone: 54 airport pairs (a random spanning tree, so every airport is
- * reachable, plus random pairs), each flown both ways; 300 flights spread over the 108 routes with τ²'s counts per
+ * reachable, plus pairs from the least connected airports), each flown both ways; 300 flights spread over the 108 routes with τ²'s counts per
  * route; departures on the hour, uniformly over the day; block times from {@link blockMinutes}. Flight numbers
  * follow a shuffled order, so numbers say nothing about routes.
  */
@@ -70,9 +70,17 @@ function pickRoutes(rng: Rng): [string, string][] {
   for (let i = 1; i < airports.length; i++) {
     pairs.add(key(airports[i] as string, rng.pick(airports.slice(0, i))));
   }
+  // the other pairs start at an airport with the fewest pairs, so that no airport is left with one route
+  // (τ²'s airports each see 18–43 flights)
+  const degree = new Map(airports.map((a) => [a, 0]));
+  for (const pair of pairs) for (const a of pair.split('-')) degree.set(a, (degree.get(a) ?? 0) + 1);
   while (pairs.size < AIRPORT_PAIRS) {
-    const [a, b] = rng.sample(airports, 2) as [string, string];
+    const fewest = Math.min(...degree.values());
+    const a = rng.pick(airports.filter((x) => degree.get(x) === fewest));
+    const b = rng.pick(airports.filter((x) => x !== a && !pairs.has(key(a, x))));
     pairs.add(key(a, b));
+    degree.set(a, (degree.get(a) ?? 0) + 1);
+    degree.set(b, (degree.get(b) ?? 0) + 1);
   }
   const routes: [string, string][] = [];
   for (const pair of [...pairs].sort()) {

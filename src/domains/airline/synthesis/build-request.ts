@@ -56,8 +56,6 @@ export function buildRequest(context: FuzzContext, draft: Draft): AirlineRequest
         passenger: describePassenger(context, old, r.passengers),
         to: describePassenger(context, next, savedPool(context), 'new_passenger'),
       };
-      // a passenger named only by full details must be the one whose details are stated
-      if (edit.passenger.strategy === 'details') return undefined;
       return { kind: 'change_passengers', reservation, edits: [edit] };
     }
     case 'cancel_reservation':
@@ -99,9 +97,7 @@ export function buildRequest(context: FuzzContext, draft: Draft): AirlineRequest
       );
       const remove: PassengerRef[] = [];
       for (const p of (a.remove ?? []) as PassengerView[]) {
-        const ref = describePassenger(context, p, r.passengers);
-        if (ref.strategy === 'details') return undefined;
-        remove.push(ref);
+        remove.push(describePassenger(context, p, r.passengers));
       }
       return { kind: 'refusal', action: REFUSAL_ACTIONS.refuse_passenger_count, reservation, add, remove };
     }

@@ -10,6 +10,7 @@ import {
   COMPENSATION_PER_PASSENGER,
   cancellationAllowed,
   compensationEligible,
+  DAY_BEFORE_NOW,
   flightChangeCost,
   isFlown,
   legsOf,
@@ -177,13 +178,26 @@ function refusalDraw(kind: string): DrawFn {
   };
 }
 
+/** A draw tried up to `times` times (draws of new flights often hit a route or date without seats). */
+function retried(times: number, draw: DrawFn): DrawFn {
+  return (rng, state, used, scope) => {
+    for (let i = 0; i < times; i++) {
+      const d = draw(rng, state, used, scope);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  };
+}
+
 /** One draw function per constraint kind. */
 export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
-  book_reservation: (rng, state, _used, scope) =>
+  // τ²'s tool has three new reservation ids: at most two bookings per task
+  book_reservation: retried(4, (rng, state, _used, scope) =>
     scope.drafts.filter((d) => d.kind === 'book_reservation').length >= 2
       ? undefined
       : drawBooking(rng, state, scope.routes()),
-  change_flights(rng, state, used) {
+  ),
+  change_flights: retried(4, (rng, state, used) => {
     const r = pick(
       rng,
       reservationsWith(state, used, (x, s) => upcoming(x, s) && x.cabin !== 'basic_economy'),
@@ -206,7 +220,7 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
         stops: change.stops,
       },
     };
-  },
+  }),
   change_cabin(rng, state, used) {
     const r = pick(rng, reservationsWith(state, used, upcoming));
     if (r === undefined) return undefined;
@@ -269,7 +283,7 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
     const s = state.statuses(r);
     const reasons: CancelReason[] = s.includes('cancelled')
       ? ['airline_cancelled']
-      : r.created_at >= '2024-05-14T15:00:00' || r.cabin === 'business'
+      : r.created_at >= DAY_BEFORE_NOW || r.cabin === 'business'
         ? ['change_of_plan', 'other', 'health', 'weather']
         : ['health', 'weather'];
     return {
@@ -348,7 +362,7 @@ export const CANDIDATE_DRAWS: Record<string, DrawFn> = {
       args: { reservation_id: r.reservation_id, value: refundAmount(r) },
     };
   },
-  ...Object.fromEntries(Object.keys(REFUSAL_TESTS).map((k) => [k, refusalDraw(k)])),
+  ...Object.fromEntries(Object.keys(REFUSAL_TESTS).map((k) => [k, retried(3, refusalDraw(k))])),
 };
 
 /** A flight of a new flight list with its route: from the reservation when kept, else from a search. */

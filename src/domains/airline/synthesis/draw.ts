@@ -2,6 +2,7 @@ import { toPyValue } from '../../../core/py-value.js';
 import type { Rng } from '../../../core/rng.js';
 import type { EnvironmentBase } from '../../../env/environment-base.js';
 import type { Episode } from '../../../env/episode.js';
+import { type Behaviour, PERSONAS, personaText } from '../../../tasks/behaviour.js';
 import type { DrawRequest, TaskDraft } from '../../../tasks/synthesis.js';
 import { buildRequest } from './build-request.js';
 import { CANDIDATE_DRAWS, type Draft, type DrawScope } from './candidates.js';
@@ -81,6 +82,49 @@ function usersOf(base: EnvironmentBase): string[] {
   return list;
 }
 
+/**
+ * Kinds whose reservations few users have, with the SQL condition on a user's reservation (`r`) and its flights'
+ * statuses (`d`) that such a user meets: a task whose first constraint is of one of them picks its user among
+ * those, so that the rare kinds are drawn about as often as their weights say.
+ */
+const RARE_KINDS: Readonly<Record<string, string>> = {
+  compensation_certificate:
+    "d.status = 'cancelled' AND (u.membership != 'regular' OR r.insurance = 'yes' OR r.cabin = 'business')",
+  refuse_compensation:
+    "d.status IN ('cancelled', 'delayed') AND u.membership = 'regular' AND r.insurance = 'no' AND r.cabin != 'business'",
+  transfer_flown_cancel: "d.status IN ('landed', 'flying')",
+  refuse_basic_economy_change: "r.cabin = 'basic_economy' AND d.status = 'available'",
+  flight_status: "d.status NOT IN ('available')",
+};
+
+const rareUsers = new WeakMap<EnvironmentBase, Map<string, string[]>>();
+
+/** The users who may carry a rare kind (read once per base and kind). */
+function usersForKind(base: EnvironmentBase, kind: string): string[] | undefined {
+  const where = RARE_KINDS[kind];
+  if (where === undefined) return undefined;
+  let known = rareUsers.get(base);
+  if (known === undefined) {
+    known = new Map();
+    rareUsers.set(base, known);
+  }
+  let list = known.get(kind);
+  if (list === undefined) {
+    list = base.sql
+      .all(
+        `SELECT DISTINCT u.user_id, u.pos FROM users u
+         JOIN user_reservations ur ON ur.user_id = u.user_id
+         JOIN reservations r ON r.reservation_id = ur.reservation_id
+         JOIN reservation_flights f ON f.reservation_id = r.reservation_id
+         JOIN flight_dates d ON d.flight_number = f.flight_number AND d.date = f.date
+         WHERE r.status IS NULL AND ${where} ORDER BY u.pos`,
+      )
+      .map((r) => String(r.user_id));
+    known.set(kind, list);
+  }
+  return list;
+}
+
 /** The value an information constraint must be told, as τ²'s communicate check looks for it. */
 function valueText(draft: Draft): string {
   const v = draft.args.value;
@@ -121,7 +165,17 @@ export function drawAirlineTask(
   base: EnvironmentBase,
   request: DrawRequest,
 ): TaskDraft | { rejected: string } {
-  const users = usersOf(base);
+  const weights = request.kindWeights ?? AIRLINE_KIND_WEIGHTS;
+  const kinds = Object.keys(weights).filter(
+    (x) => (weights[x] ?? 0) > 0 && (request.k === 1 || x !== 'transfer_flown_cancel'),
+  );
+  if (kinds.length === 0) return { rejected: 'no constraint kind has a weight' };
+  const first = rng.weighted(
+    kinds,
+    kinds.map((x) => weights[x] ?? 0),
+  );
+  const rare = usersForKind(base, first);
+  const users = rare !== undefined && rare.length > 0 ? rare : usersOf(base);
   if (users.length === 0) return { rejected: 'the DB has no users' };
   const userId = rng.pick(users);
   const episode = base.fork({ semantics: request.semantics });
@@ -184,9 +238,17 @@ export function drawAirlineTask(
       strategies: perRequest,
       hidden_ids: hidden,
     };
+    // the persona only: knowledge entries and events are the scripted roles' to add (docs/conversations.md)
+    const behaviour: Behaviour = {
+      persona: rng.child('behaviour').pick(PERSONAS),
+      knowledge: [],
+      events: [],
+    };
     return {
       userId,
       constraints,
+      behaviour,
+      persona: personaText(behaviour.persona),
       fuzz: fuzz as unknown as Record<string, unknown>,
       instructions: scenarioInstructions(rng.child('text'), user, requests),
       strategies: perRequest,

@@ -106,7 +106,11 @@ export function describeReservation(
       date,
       phrase: `my ${origin.city} to ${destination.city} trip on ${dateText(date)}`,
     });
-  for (const p of context.rng.shuffle(reservation.passengers)) {
+  const user = state.user.name;
+  const others = reservation.passengers.filter(
+    (p) => p.first_name !== user.first_name || p.last_name !== user.last_name,
+  );
+  for (const p of context.rng.shuffle(others)) {
     const who = `${p.first_name} ${p.last_name}`;
     options.push({
       strategy: 'passenger',
@@ -136,6 +140,12 @@ export function describeReservation(
   return undefined;
 }
 
+/** "Visa card", "Mastercard": a brand as a user names the card. */
+function brandText(brand: string): string {
+  const name = `${brand[0]?.toUpperCase() ?? ''}${brand.slice(1)}`;
+  return /card$/i.test(name) ? name : `${name} card`;
+}
+
 const PAYMENT_WORDS: Record<string, string> = {
   credit_card: 'my credit card',
   gift_card: 'my gift card',
@@ -160,7 +170,7 @@ export function describePayment(
     options.push({
       strategy: 'brand',
       brand: m.brand,
-      phrase: `my ${m.brand[0]?.toUpperCase()}${m.brand.slice(1)} card`,
+      phrase: `my ${brandText(m.brand)}`,
     });
   if (m.source === 'credit_card' && m.last_four !== undefined)
     options.push({

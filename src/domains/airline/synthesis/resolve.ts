@@ -70,6 +70,16 @@ export function resolvePassenger(
   return one(matchPassengers(ref, pool, state.user), 'passenger');
 }
 
+/** A passenger of the reservation (one named by full details must be on it, as named). */
+export function onBoard(ref: PassengerRef, r: ReservationView, state: AirlineState): PassengerView {
+  const p = resolvePassenger(ref, r.passengers, state);
+  const on = r.passengers.some(
+    (q) => q.first_name === p.first_name && q.last_name === p.last_name && q.dob === p.dob,
+  );
+  if (!on) throw new Unresolved('passenger is not on the reservation');
+  return p;
+}
+
 /** The reservation's flight list with each changed leg replaced by its new itinerary. */
 export function changedFlights(
   r: ReservationView,
@@ -129,7 +139,7 @@ function resolveArgs(q: AirlineRequest, state: AirlineState): Record<string, unk
     case 'change_passengers': {
       const passengers = r.passengers.map((p) => ({ ...p }));
       for (const e of q.edits) {
-        const old = resolvePassenger(e.passenger, r.passengers, state);
+        const old = onBoard(e.passenger, r, state);
         const at = passengers.findIndex(
           (p) => p.first_name === old.first_name && p.last_name === old.last_name && p.dob === old.dob,
         );
@@ -180,7 +190,7 @@ function resolveArgs(q: AirlineRequest, state: AirlineState): Record<string, unk
           return id;
         case 'change_passenger_count': {
           const add = q.add.map((p) => resolvePassenger(p, passengerPool(state), state));
-          const remove = q.remove.map((p) => resolvePassenger(p, r.passengers, state));
+          const remove = q.remove.map((p) => onBoard(p, r, state));
           return { ...id, ...(add.length > 0 ? { add } : {}), ...(remove.length > 0 ? { remove } : {}) };
         }
         case 'compensation_ineligible': {

@@ -19,11 +19,11 @@ function second(text: string): string {
 }
 
 const REASONS: Record<CancelReason, string> = {
-  change_of_plan: 'your plans changed',
-  airline_cancelled: 'the airline cancelled a flight',
-  health: 'a health problem',
-  weather: 'the weather',
-  other: 'a personal reason',
+  change_of_plan: 'because your plans changed',
+  airline_cancelled: 'because the airline cancelled a flight',
+  health: 'for health reasons',
+  weather: 'because of the weather',
+  other: 'for a personal reason',
 };
 
 const cabinText = (c: string) => c.replace('_', ' ');
@@ -50,7 +50,7 @@ export function requestSentence(r: AirlineRequest): string {
         : `Pay ${r.payments.map(shareText).join(', then ')}`;
     return (
       `You want to book ${trip} from ${r.origin.city} to ${r.destination.city} in ${cabinText(r.cabin)}: ${flights(r.outbound)}${back}, ` +
-      `for ${people(r.passengers)}, with ${r.total_baggages} checked bag${r.total_baggages === 1 ? '' : 's'} in all and ${r.insurance ? '' : 'no '}travel insurance. ${pay}.`
+      `for ${people(r.passengers)}, with ${r.total_baggages === 0 ? 'no checked bags' : `${r.total_baggages} checked bag${r.total_baggages === 1 ? '' : 's'} in all`} and ${r.insurance ? '' : 'no '}travel insurance. ${pay}.`
     );
   }
   const res = second(r.reservation.phrase);
@@ -62,13 +62,13 @@ export function requestSentence(r: AirlineRequest): string {
     case 'add_bags':
       return `You want to add ${r.add} checked bag${r.add === 1 ? '' : 's'} to ${res}, paying with ${second(r.payment.phrase)} if there is a charge.`;
     case 'change_passengers':
-      return `On ${res}, ${r.edits.map((e) => `${second(e.passenger.phrase)} should be replaced by ${second(e.to.phrase)}`).join(' and ')}.`;
+      return `On ${res}, ${r.edits.map((e) => `you want ${second(e.to.phrase)} to travel instead of ${e.passenger.strategy === 'relation' ? 'you' : second(e.passenger.phrase)}`).join(' and ')}.`;
     case 'cancel_reservation':
-      return `You want to cancel ${res} because of ${REASONS[r.reason]}.`;
+      return `You want to cancel ${res} ${REASONS[r.reason]}.`;
     case 'compensation_certificate':
       return `${second(r.flight.phrase)[0]?.toUpperCase()}${second(r.flight.phrase).slice(1)} on ${res} was ${r.issue}; you want to know whether you can get some compensation for it.`;
     case 'transfer':
-      return `You want to cancel ${res} because of ${REASONS[r.reason]}.`;
+      return `You want to cancel ${res} ${REASONS[r.reason]}.`;
     case 'information':
       if (r.topic === 'flight_status')
         return `You want to know the status of ${second(r.flight.phrase)} on ${res}.`;
@@ -80,7 +80,7 @@ export function requestSentence(r: AirlineRequest): string {
         case 'change_basic_economy_flights':
           return `For ${res}, you want to change ${legs(r.legs)}.`;
         case 'cancel_ineligible':
-          return `You want to cancel ${res} because of ${REASONS[r.reason]}.`;
+          return `You want to cancel ${res} ${REASONS[r.reason]}.`;
         case 'remove_bags':
           return `You want to bring the checked bags on ${res} down to ${r.total_baggages}.`;
         case 'add_insurance':
