@@ -205,7 +205,10 @@ export function editedPassengers(
   for (const edit of r.edits) {
     const old = matchPassenger(edit.passenger, res.passengers, user);
     const neu = matchPassenger(edit.to, user.saved_passengers, user);
-    const i = out.findIndex((p) => p.first_name === old?.first_name && p.last_name === old?.last_name);
+    const sameName = (p: PassengerView) => p.first_name === old?.first_name && p.last_name === old?.last_name;
+    // the passenger with that name and date of birth; by name alone when no date of birth matches
+    const exact = out.findIndex((p) => sameName(p) && p.dob === old?.dob);
+    const i = exact >= 0 ? exact : out.findIndex(sameName);
     if (i < 0 || neu === undefined) throw new Error(`passenger edit ${edit.passenger.phrase} not resolved`);
     out[i] = { first_name: neu.first_name, last_name: neu.last_name, dob: neu.dob };
   }

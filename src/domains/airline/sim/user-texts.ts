@@ -4,6 +4,7 @@ import type {
   AirlineRequest,
   BookRequest,
   LegChange,
+  PassengerRef,
   PaymentShare,
   ReservationRef,
 } from '../synthesis/requests.js';
@@ -216,8 +217,13 @@ function compensationAsk(rng: Rng, flight: string, res: ReservationRef, issue: s
   );
 }
 
+/** A passenger of a reservation as the subject of a change ("the entry for myself", "Mia Li"). */
+export function whoText(p: PassengerRef): string {
+  return p.strategy === 'relation' ? `the entry for ${p.phrase}` : p.phrase;
+}
+
 function editsText(r: Extract<AirlineRequest, { kind: 'change_passengers' }>): string {
-  return r.edits.map((e) => `${e.passenger.phrase} should be ${e.to.phrase}`).join(', and ');
+  return r.edits.map((e) => `${whoText(e.passenger)} should be ${e.to.phrase}`).join(', and ');
 }
 
 function capital(text: string): string {
