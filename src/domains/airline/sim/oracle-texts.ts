@@ -22,6 +22,11 @@ import type { WriteCall } from './oracle-calls.js';
  * methods) and ends with a question about going ahead; a refusal gives the policy's reason.
  */
 
+/** "a", "a and b", "a, b and c". */
+function names(list: readonly string[]): string {
+  return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
 type Flights = readonly { flight_number: string; date: string }[];
 
 function flightList(flights: Flights, res: ReservationView | undefined): string {
@@ -76,8 +81,8 @@ export function confirmationText(
       const insurance =
         a.insurance === 'yes' ? 'travel insurance ($30 per passenger)' : 'no travel insurance';
       return say(rng, [
-        `Here is the booking: ${trip} from ${cityOf(String(a.origin))} to ${cityOf(String(a.destination))} in ${CABIN_TEXT[String(a.cabin)]}, flights ${flightList(a.flights as Flights, undefined)}, for ${pax.map(passengerLine).join(' and ')}; ${bags}; ${insurance}. The total is ${dollars(call.amount ?? 0)}, paid as ${pays}. ${ask(rng)}`,
-        `[To confirm|Let me sum up]: I will book ${trip} in ${CABIN_TEXT[String(a.cabin)]} (${flightList(a.flights as Flights, undefined)}) for ${pax.map(passengerLine).join(' and ')}, with ${bags} and ${insurance}. That comes to ${dollars(call.amount ?? 0)}: ${pays}. ${ask(rng)}`,
+        `Here is the booking: ${trip} from ${cityOf(String(a.origin))} to ${cityOf(String(a.destination))} in ${CABIN_TEXT[String(a.cabin)]}, flights ${flightList(a.flights as Flights, undefined)}, for ${names(pax.map(passengerLine))}; ${bags}; ${insurance}. The total is ${dollars(call.amount ?? 0)}, paid as ${pays}. ${ask(rng)}`,
+        `[To confirm|Let me sum up]: I will book ${trip} in ${CABIN_TEXT[String(a.cabin)]} (${flightList(a.flights as Flights, undefined)}) for ${names(pax.map(passengerLine))}, with ${bags} and ${insurance}. That comes to ${dollars(call.amount ?? 0)}: ${pays}. ${ask(rng)}`,
       ]);
     }
     case 'update_reservation_flights': {
@@ -92,7 +97,7 @@ export function confirmationText(
       const cost =
         (call.amount ?? 0) > 0
           ? `${dollars(call.amount ?? 0)} for the bags beyond your free allowance will be charged to ${method(a.payment_id)}.`
-          : `They are within your free allowance, so there is nothing to pay; ${method(a.payment_id)} stays on record.`;
+          : `${added === 1 ? 'It is' : 'They are'} within your free allowance, so there is nothing to pay; ${method(a.payment_id)} stays on record.`;
       return `I will add ${added} checked bag${added === 1 ? '' : 's'} to ${it}, for ${String(a.total_baggages)} in total. ${cost} ${ask(rng)}`;
     }
     case 'update_reservation_passengers': {
@@ -135,7 +140,7 @@ export function reportText(
     case 'update_reservation_flights':
       return `${done} ${it} has been updated.`;
     case 'update_reservation_baggages':
-      return `${done} ${it} now has ${res?.total_baggages ?? ''} checked bags.`;
+      return `${done} ${it} now has ${res?.total_baggages ?? ''} checked bag${res?.total_baggages === 1 ? '' : 's'}.`;
     case 'update_reservation_passengers':
       return `${done} the passengers of ${it} have been updated.`;
     case 'cancel_reservation':
