@@ -39,7 +39,11 @@ function flightList(flights: Flights, res: ReservationView | undefined): string 
 }
 
 function charge(rng: Rng, amount: number, method: string): string {
-  if (amount === 0) return say(rng, ['There is no price difference.', 'The price stays the same.']);
+  if (amount === 0)
+    return say(rng, [
+      `There is no price difference; ${method} stays on record for it.`,
+      `The price stays the same, so nothing is charged to ${method}.`,
+    ]);
   return amount > 0
     ? say(rng, [
         `The difference of ${dollars(amount)} will be charged to ${method}.`,
