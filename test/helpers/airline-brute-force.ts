@@ -333,22 +333,22 @@ export function airlineBruteForceViolations(base: EnvironmentBase, task: Rec): s
             k((a.passengers as Person[])[at] as Person),
           );
         }
-        ((Array.isArray(q.add) ? q.add : []) as Rec[]).forEach((p, j) =>
+        const added = (Array.isArray(q.add) ? q.add : []) as Rec[];
+        for (const [j, p] of added.entries())
           bad(
             i,
             'added passenger',
             matchPerson(p, people.pool, people.self),
             k((a.add as Person[])[j] as Person),
-          ),
-        );
-        ((Array.isArray(q.remove) ? q.remove : []) as Rec[]).forEach((p, j) =>
+          );
+        const removed = (Array.isArray(q.remove) ? q.remove : []) as Rec[];
+        for (const [j, p] of removed.entries())
           bad(
             i,
             'removed passenger',
             matchPerson(p, onBoard, people.self),
             k((a.remove as Person[])[j] as Person),
-          ),
-        );
+          );
       }
       if (WRITE_KINDS.has(s(c.kind))) {
         const action = actions[next++] as Rec;

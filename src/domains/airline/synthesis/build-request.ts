@@ -55,6 +55,7 @@ export function buildRequest(context: FuzzContext, draft: Draft): AirlineRequest
       const edit: PassengerEdit = {
         passenger: describePassenger(context, old, r.passengers),
         to: describePassenger(context, next, savedPool(context), 'new_passenger'),
+        ...(old.first_name === next.first_name && old.last_name === next.last_name ? { dob_only: true } : {}),
       };
       return { kind: 'change_passengers', reservation, edits: [edit] };
     }

@@ -98,7 +98,9 @@ export function describeReservation(
   const destination = placeOf(state, reservation.destination);
   const date = reservation.flights[0]?.date;
   const options: ReservationRef[] = [];
-  if (date !== undefined)
+  // some of τ²'s one-way reservations start and end at the same airport: "my Detroit to Detroit trip" reads wrong
+  const route = reservation.origin !== reservation.destination;
+  if (date !== undefined && route)
     options.push({
       strategy: 'route_date',
       origin,
@@ -118,14 +120,15 @@ export function describeReservation(
       last_name: p.last_name,
       phrase: `the trip I booked for ${who}`,
     });
-    options.push({
-      strategy: 'passenger',
-      first_name: p.first_name,
-      last_name: p.last_name,
-      origin,
-      destination,
-      phrase: `the ${origin.city} to ${destination.city} trip I booked for ${who}`,
-    });
+    if (route)
+      options.push({
+        strategy: 'passenger',
+        first_name: p.first_name,
+        last_name: p.last_name,
+        origin,
+        destination,
+        phrase: `the ${origin.city} to ${destination.city} trip I booked for ${who}`,
+      });
   }
   for (const ref of context.rng.shuffle(options)) {
     const unique = context.states.every((s) => {
@@ -303,7 +306,7 @@ export function describePassenger(
   const details: PassengerRef = {
     strategy: 'details',
     ...passenger,
-    phrase: `${passenger.first_name} ${passenger.last_name}, born ${passenger.dob}`,
+    phrase: `${passenger.first_name} ${passenger.last_name} (born ${passenger.dob})`,
   };
   const user = context.current.user;
   const isSelf =

@@ -112,6 +112,8 @@ export interface LegChange {
 export interface PassengerEdit {
   readonly passenger: PassengerRef;
   readonly to: PassengerRef;
+  /** True when the same person stays and only their date of birth is corrected (`to` then holds the details). */
+  readonly dob_only?: boolean;
 }
 
 /** Why a user cancels: τ²'s three reasons, with the insurance-covered `other` reasons split out. */

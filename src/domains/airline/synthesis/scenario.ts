@@ -1,7 +1,7 @@
 import type { Rng } from '../../../core/rng.js';
 import type { Tau2Instructions } from '../../../tasks/tau2-task.js';
 import type { ItineraryRef, PassengerRef, UserRef } from './references.js';
-import type { AirlineRequest, CancelReason, LegChange, PaymentShare } from './requests.js';
+import type { AirlineRequest, CancelReason, LegChange, PassengerEdit, PaymentShare } from './requests.js';
 
 /**
  * The τ² user scenario of a generated airline task (`reason_for_call`, `known_info`, `unknown_info`,
@@ -27,7 +27,23 @@ const REASONS: Record<CancelReason, string> = {
 };
 
 const cabinText = (c: string) => c.replace('_', ' ');
-const people = (ps: readonly PassengerRef[]) => ps.map((p) => second(p.phrase)).join(', ');
+/** "A", "A and B", "A, B and C". */
+function listText(items: readonly string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+const people = (ps: readonly PassengerRef[]) => listText(ps.map((p) => second(p.phrase)));
+
+/** One passenger change: a corrected date of birth, or another person travelling instead. */
+function editText(e: PassengerEdit): string {
+  const who = e.passenger.strategy === 'relation' ? 'you' : second(e.passenger.phrase);
+  if (e.dob_only === true && e.to.strategy === 'details')
+    return e.passenger.strategy === 'relation'
+      ? `you want to correct your date of birth to ${e.to.dob}`
+      : `you want to correct the date of birth of ${e.to.first_name} ${e.to.last_name} to ${e.to.dob}`;
+  return `you want ${second(e.to.phrase)} to travel instead of ${who}`;
+}
 const flights = (it: ItineraryRef) => second(it.phrase);
 const legs = (ls: readonly LegChange[]) =>
   ls
@@ -62,7 +78,7 @@ export function requestSentence(r: AirlineRequest): string {
     case 'add_bags':
       return `You want to add ${r.add} checked bag${r.add === 1 ? '' : 's'} to ${res}, paying with ${second(r.payment.phrase)} if there is a charge.`;
     case 'change_passengers':
-      return `On ${res}, ${r.edits.map((e) => `you want ${second(e.to.phrase)} to travel instead of ${e.passenger.strategy === 'relation' ? 'you' : second(e.passenger.phrase)}`).join(' and ')}.`;
+      return `On ${res}, ${r.edits.map(editText).join(' and ')}.`;
     case 'cancel_reservation':
       return `You want to cancel ${res} ${REASONS[r.reason]}.`;
     case 'compensation_certificate':
