@@ -247,7 +247,7 @@ describe('airline sandbox generator', () => {
     }
   });
 
-  it("(f) shares no user id, email, name, reservation id or payment id with τ²'s DB", () => {
+  it("(f) shares no user id, email, name, street address, reservation id or payment id with τ²'s DB", () => {
     const theirs = identifying(TAU2);
     for (const options of [{ seed: 1 }, { seed: 2 }, { seed: 3, users: 40, reservations: 120 }]) {
       const ours = identifying(sandbox(options));
@@ -273,6 +273,7 @@ describe('airline sandbox generator', () => {
       'user id': 'user',
       email: 'email',
       'full name': 'name',
+      address1: 'address1',
       'reservation id': 'reservation',
       'payment id': 'payment',
     };

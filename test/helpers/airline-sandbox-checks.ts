@@ -350,6 +350,7 @@ export function identifying(db: AirlineJson): Record<string, Set<string>> {
     'user id': new Set(),
     email: new Set(),
     'full name': new Set(),
+    address1: new Set(),
     'reservation id': new Set(),
     'payment id': new Set(),
   };
@@ -358,6 +359,7 @@ export function identifying(db: AirlineJson): Record<string, Set<string>> {
     add('user id', u.user_id);
     add('email', u.email);
     add('full name', `${u.name.first_name} ${u.name.last_name}`.toLowerCase());
+    add('address1', u.address.address1 ?? '');
     for (const p of u.saved_passengers) add('full name', personKey(p));
     for (const id of Object.keys(u.payment_methods)) add('payment id', id);
     for (const id of u.reservations) add('reservation id', id);

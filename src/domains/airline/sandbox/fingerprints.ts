@@ -10,9 +10,9 @@ import { airlineDbSchema } from '../data-model.js';
 /**
  * The kinds of τ²'s identifying airline values that are fingerprinted (see `shared/sandbox/fingerprint.ts`):
  * user ids, emails, full names (users, saved passengers and reservation passengers, as lower-case `"first last"`),
- * reservation ids and payment method ids.
+ * street lines (`address1`), reservation ids and payment method ids.
  */
-export type AirlineFingerprintKind = 'user' | 'email' | 'name' | 'reservation' | 'payment';
+export type AirlineFingerprintKind = 'user' | 'email' | 'name' | 'address1' | 'reservation' | 'payment';
 
 /** Every identifying value of a τ² airline DB value as `[kind, value]` pairs (duplicates included). */
 export function tau2AirlineIdentifyingValues(
@@ -24,7 +24,7 @@ export function tau2AirlineIdentifyingValues(
   const person = (p: { first_name: string; last_name: string }) =>
     out.push(['name', fullNameKey(p.first_name, p.last_name)]);
   for (const [userId, user] of db.users) {
-    out.push(['user', userId], ['email', user.email]);
+    out.push(['user', userId], ['email', user.email], ['address1', user.address.address1]);
     person(user.name);
     for (const p of user.saved_passengers) person(p);
     for (const id of user.payment_methods.keys()) out.push(['payment', id]);
@@ -50,7 +50,7 @@ export function airlineFingerprintModuleText(fingerprints: readonly string[]): s
     [
       "Fingerprints of every identifying value in τ²'s airline db.json (see `fingerprints.ts`): the sandbox",
       'generator resamples any candidate whose fingerprint is listed, so no generated user id, email, name,',
-      "reservation id or payment method id equals τ²'s. Space-separated, sorted.",
+      "street address, reservation id or payment method id equals τ²'s. Space-separated, sorted.",
     ],
     fingerprints,
   );

@@ -76,7 +76,8 @@ export interface UserPlan {
 
 /**
  * A user with τ²'s id formats: `first_last_NNNN`, `first.lastNNNN@example.com` (other digits), payment ids
- * `<kind>_NNNNNNN`; none equal to one of τ²'s (fingerprints), and no certificate id the tools hand out.
+ * `<kind>_NNNNNNN`; none equal to one of τ²'s (fingerprints), nor the street line, and no certificate id the
+ * tools hand out.
  */
 export function makeUser(rng: Rng, faker: Faker, plan: UserPlan, taken: TakenIds): SandboxUser {
   const [first, last] = drawName(faker);
@@ -93,7 +94,7 @@ export function makeUser(rng: Rng, faker: Faker, plan: UserPlan, taken: TakenIds
     taken.emails,
     (e) => !isTau2AirlineValue('email', e),
   );
-  const address = makeAddress(faker, rng);
+  const address = makeAddress(faker, rng, (a) => !isTau2AirlineValue('address1', a));
   const dob = drawDob(rng);
   const [cards, giftCards, certificates] = plan.wallet;
   const kinds: MethodKind[] = [
