@@ -26,7 +26,7 @@ import {
   type WriteCall,
   writeCall,
 } from './oracle-calls.js';
-import { matchReservations, matchSegment, searchKey } from './oracle-resolve.js';
+import { reservationsMatching, searchKey, segmentOf } from './oracle-resolve.js';
 import { detailQuestion, reservationQuestion } from './oracle-slots.js';
 import { confirmationText, infoText, refusalAgain, refusalText, reportText } from './oracle-texts.js';
 
@@ -240,7 +240,7 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
       return this.#readReservation(ref.reservation_id);
     }
     const own = user.reservations.flatMap((id) => this.#reservations.get(id) ?? []);
-    if (matchReservations(ref, own).length > 0) return undefined;
+    if (reservationsMatching(ref, own).length > 0) return undefined;
     const unread = user.reservations.find((id) => !this.#reservations.has(id) && !this.#missing.has(id));
     if (unread !== undefined) return this.#readReservation(unread);
     return this.#next('I am sorry, I could not find a reservation matching that description.');
@@ -295,7 +295,7 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
         if (past !== undefined) return past;
       }
       if (r.action === 'compensation_ineligible') {
-        const seg = matchSegment(r.flight, rv);
+        const seg = segmentOf(r.flight, rv);
         const status = seg === undefined ? 'unknown' : statusOf(seg, read);
         if (isMissing(status)) return this.#lookup(status);
       }
@@ -329,7 +329,7 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
     everything: string,
   ): AssistantMessage {
     if (r.topic === 'flight_status') {
-      const seg = matchSegment(r.flight, res);
+      const seg = segmentOf(r.flight, res);
       if (seg === undefined)
         return this.#next('I am sorry, I could not find that flight on the reservation.');
       const status = statusOf(seg, read);

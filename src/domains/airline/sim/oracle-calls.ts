@@ -16,15 +16,16 @@ import type {
 } from '../synthesis/views.js';
 import type { Cabin } from '../vocabulary.js';
 import {
+  bookingPassenger,
+  itinerariesMatching,
   itineraryPrice,
-  matchItineraries,
-  matchPassenger,
   matchPayments,
-  matchReservations,
-  matchSegment,
+  passengerOnBoard,
+  reservationsMatching,
   type SearchQuery,
   searchFor,
   searchKey,
+  segmentOf,
 } from './oracle-resolve.js';
 
 /**
@@ -62,7 +63,7 @@ export function reservationOf(r: AirlineRequest, read: ReadState): ReservationVi
     const v = read.reservations.get(id);
     return v === undefined ? [] : [v];
   });
-  const hits = matchReservations(r.reservation, own);
+  const hits = reservationsMatching(r.reservation, own);
   return hits.length === 1 ? hits[0] : undefined;
 }
 
@@ -83,7 +84,7 @@ function itinerary(
   const query = searchFor(ref, from, to);
   const found = read.searches.get(searchKey(query));
   if (found === undefined) return { search: query };
-  const hits = matchItineraries(ref, found, pax);
+  const hits = itinerariesMatching(ref, found, pax);
   if (hits.length !== 1)
     throw new Error(`itinerary "${ref.phrase}" matches ${hits.length} of ${found.length}`);
   return hits[0] as Itinerary;
@@ -101,7 +102,7 @@ function legArgs(it: Itinerary): { flight_number: string; date: string }[] {
 export function bookCall(r: BookRequest, read: ReadState): WriteCall | Missing {
   const user = read.user;
   const passengers = r.passengers.map((p) => {
-    const v = matchPassenger(p, user.saved_passengers, user);
+    const v = bookingPassenger(p, user);
     if (v === undefined) throw new Error(`passenger ${p.phrase} not found`);
     return { first_name: v.first_name, last_name: v.last_name, dob: v.dob };
   });
@@ -195,7 +196,7 @@ export function statusOf(flight: { flight_number: string; date: string }, read: 
   return read.statuses.get(`${flight.flight_number}:${flight.date}`) ?? { status: flight };
 }
 
-/** The passengers of `res` after the request's edits. */
+/** The passengers of `res` after the request's edits (each old passenger found by name and date of birth). */
 export function editedPassengers(
   r: Extract<AirlineRequest, { kind: 'change_passengers' }>,
   res: ReservationView,
@@ -203,12 +204,11 @@ export function editedPassengers(
 ): PassengerView[] {
   const out = res.passengers.map((p) => ({ first_name: p.first_name, last_name: p.last_name, dob: p.dob }));
   for (const edit of r.edits) {
-    const old = matchPassenger(edit.passenger, res.passengers, user);
-    const neu = matchPassenger(edit.to, user.saved_passengers, user);
-    const sameName = (p: PassengerView) => p.first_name === old?.first_name && p.last_name === old?.last_name;
-    // the passenger with that name and date of birth; by name alone when no date of birth matches
-    const exact = out.findIndex((p) => sameName(p) && p.dob === old?.dob);
-    const i = exact >= 0 ? exact : out.findIndex(sameName);
+    const old = passengerOnBoard(edit.passenger, res, user);
+    const neu = bookingPassenger(edit.to, user);
+    const i = out.findIndex(
+      (p) => p.first_name === old?.first_name && p.last_name === old?.last_name && p.dob === old?.dob,
+    );
     if (i < 0 || neu === undefined) throw new Error(`passenger edit ${edit.passenger.phrase} not resolved`);
     out[i] = { first_name: neu.first_name, last_name: neu.last_name, dob: neu.dob };
   }
@@ -274,7 +274,7 @@ export function writeCall(
     case 'cancel_reservation':
       return { name: 'cancel_reservation', arguments: { reservation_id: rv.reservation_id } };
     case 'compensation_certificate': {
-      const seg = matchSegment(r.flight, rv);
+      const seg = segmentOf(r.flight, rv);
       if (seg === undefined) throw new Error(`flight ${r.flight.phrase} not on the reservation`);
       const status = statusOf(seg, read);
       if (isMissing(status)) return status;
