@@ -40,6 +40,8 @@ type Lookup =
 
 /** User ids as τ²'s airline writes them (`mia_li_3668`). */
 const USER_ID = /\b[a-z]+_[a-z]+_\d+\b/g;
+/** Payment method ids have the same shape (`credit_card_4421486`); they are never user ids. */
+const PAYMENT_ID = /^(credit_card|gift_card|certificate)_/;
 const TODAY = NOW.slice(0, 10);
 
 /**
@@ -128,7 +130,9 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
   #identify(): AssistantMessage | undefined {
     const text = this.said();
     const own = this.#fuzz.user.user_id;
-    const ids = [...text.matchAll(USER_ID)].map((m) => (m[0] === own.toLowerCase() ? own : m[0]));
+    const ids = [...text.matchAll(USER_ID)]
+      .map((m) => (m[0] === own.toLowerCase() ? own : m[0]))
+      .filter((x) => !PAYMENT_ID.test(x));
     const id = ids.reverse().find((x) => !this.#tried.has(x));
     if (id === undefined) return undefined;
     this.#tried.add(id);
