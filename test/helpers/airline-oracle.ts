@@ -124,13 +124,28 @@ export function checkIdsSeen(messages: readonly ChatMessage[], where: string): n
 }
 
 /**
- * The policy's turn rules: one tool call and no text per tool turn; every write right after a customer's yes to an
+ * The policy's turn rules: every stated request recognised (never answered with "how can I help?"); one tool call
+ * and no text per tool turn; every write right after a customer's yes to an
  * agent proposal that asks to go ahead; after `transfer_to_human_agents` the hold message; `send_certificate` only
  * when the task holds a compensation request (never offered unasked).
  */
 export function checkTurns(run: AirlineRun): void {
   const { record: r, task } = run;
   const asked = task.cove.constraints.some((c) => c.kind === 'compensation_certificate');
+  // the agent understood every request the customer stated: it never answers one with "how can I help?"
+  const lost = r.messages
+    .slice(1)
+    .filter(
+      (m) =>
+        m.role === 'assistant' &&
+        /^(How can I help you( today)?|What can I do for you|What would you like me to help you with)\?$/.test(
+          m.content ?? '',
+        ),
+    );
+  expect(
+    lost.map((m) => m.content),
+    `${r.task_id}: a request the agent did not recognise`,
+  ).toEqual([]);
   r.messages.forEach((m, i) => {
     if (m.role !== 'assistant' || m.tool_calls === undefined) return;
     expect(m.tool_calls, r.task_id).toHaveLength(1);

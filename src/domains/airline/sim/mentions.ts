@@ -111,7 +111,7 @@ export function intentOf(r: AirlineRequest): RegExp {
         ? /status/
         : r.topic === 'refund_amount'
           ? /refund|get back/
-          : /(cost|how much)/;
+          : /(cost|how much|price difference)/;
     case 'refusal':
       switch (r.action) {
         case 'change_basic_economy_flights':

@@ -204,8 +204,7 @@ export class AirlineScriptedUser extends ScriptedUser {
     }
     if (/passenger|travell?ing/.test(q)) {
       if (book !== undefined) return T.passengersText(book);
-      if (r.kind === 'change_passengers')
-        return r.edits.map((e) => `${T.whoText(e.passenger)} should be ${e.to.phrase}`).join(', and ');
+      if (r.kind === 'change_passengers') return r.edits.map(T.editText).join(', and ');
     }
     if (/from and to|origin and destination/.test(q) && book !== undefined) return T.tripText(rng, book);
     if (/return/.test(q) && book?.return !== undefined) return book.return.phrase;

@@ -4,6 +4,7 @@ import type {
   AirlineRequest,
   BookRequest,
   LegChange,
+  PassengerEdit,
   PassengerRef,
   PaymentShare,
   ReservationRef,
@@ -222,8 +223,13 @@ export function whoText(p: PassengerRef): string {
   return p.strategy === 'relation' ? `the entry for ${p.phrase}` : p.phrase;
 }
 
+/** One passenger change as the customer states it (a corrected date of birth says so). */
+export function editText(e: PassengerEdit): string {
+  return `${whoText(e.passenger)} should be ${e.to.phrase}${e.dob_only === true ? ' (only the date of birth was wrong)' : ''}`;
+}
+
 function editsText(r: Extract<AirlineRequest, { kind: 'change_passengers' }>): string {
-  return r.edits.map((e) => `${whoText(e.passenger)} should be ${e.to.phrase}`).join(', and ');
+  return r.edits.map(editText).join(', and ');
 }
 
 function capital(text: string): string {
