@@ -146,6 +146,14 @@ export function checkTurns(run: AirlineRun): void {
     lost.map((m) => m.content),
     `${r.task_id}: a request the agent did not recognise`,
   ).toEqual([]);
+  // and every proposal matched what the customer wanted (the customer never had to decline one)
+  const declined = r.messages.filter(
+    (m) => m.role === 'user' && /(not what I asked for|that's wrong)/i.test(m.content),
+  );
+  expect(
+    declined.map((m) => m.content),
+    `${r.task_id}: a proposal the customer declined`,
+  ).toEqual([]);
   r.messages.forEach((m, i) => {
     if (m.role !== 'assistant' || m.tool_calls === undefined) return;
     expect(m.tool_calls, r.task_id).toHaveLength(1);
