@@ -1,6 +1,7 @@
 import type { Rng } from '../../../core/rng.js';
 import type { Situation } from '../../../sim/scripted/behaviour.js';
 import { lastQuestion } from '../../../sim/scripted/grammar.js';
+import type { Remarks } from '../../../sim/scripted/persona-phrases.js';
 import { ScriptedUser } from '../../../sim/scripted/scripted-user.js';
 import {
   acceptRefusal,
@@ -14,6 +15,7 @@ import {
 import type { Behaviour } from '../../../tasks/behaviour.js';
 import type { AirlineFuzz, AirlineRequest } from '../synthesis/requests.js';
 import { CABIN_WORDS, proposalMatches, REASON_TEXT } from './mentions.js';
+import { AIRLINE_CLOSERS } from './persona-remarks.js';
 import * as R from './user-replies.js';
 import * as T from './user-texts.js';
 
@@ -52,6 +54,10 @@ export class AirlineScriptedUser extends ScriptedUser {
   constructor(fuzz: AirlineFuzz, rng: Rng, behaviour?: Behaviour) {
     super(rng, behaviour ?? PLAIN);
     this.#fuzz = fuzz;
+  }
+
+  protected override closers(): Remarks {
+    return AIRLINE_CLOSERS;
   }
 
   #current(): AirlineRequest | undefined {
