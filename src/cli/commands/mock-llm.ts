@@ -21,7 +21,7 @@ const turnSchema = z.strictObject({
     .optional(),
 });
 const turnsSchema = z.array(turnSchema);
-/** Replies per role: agent, user, judge and every synthesis stage. */
+/** Replies per role: agent, user, tool_outputs (the tool model) and every synthesis stage (judge, tools, …). */
 const roleTurnsShape = Object.fromEntries(SCRIPT_ROLES.map((r) => [r, turnsSchema.optional()])) as Record<
   ScriptRole,
   z.ZodOptional<typeof turnsSchema>
