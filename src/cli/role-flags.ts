@@ -23,7 +23,7 @@ export interface RoleFlags {
   judgeApiKeyEnv?: string;
   /** `execute` (default: the database runs every call) or `model` (a model plays every tool output). */
   toolOutputs?: string;
-  /** `openai:<model>`: the model that plays the tool outputs (role `tools`). */
+  /** `openai:<model>`: the model that plays the tool outputs (role `tool_outputs`). */
   toolModel?: string;
   toolBaseUrl?: string;
   toolApiKeyEnv?: string;
@@ -53,7 +53,7 @@ function positive(flag: string, value: string | undefined): number | undefined {
 }
 
 function modelRole(
-  role: 'agent' | 'user' | 'judge' | 'tools',
+  role: 'agent' | 'user' | 'judge' | 'tool_outputs',
   spec: string,
   config: CoveConfig,
   flags: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined; style?: string | undefined },
@@ -62,7 +62,7 @@ function modelRole(
     throw new ConfigError(
       role === 'judge'
         ? `--judge must be openai:<model>, not '${spec}'`
-        : role === 'tools'
+        : role === 'tool_outputs'
           ? `--tool-model must be openai:<model>, not '${spec}'`
           : `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
     );
@@ -77,11 +77,11 @@ function modelRole(
 }
 
 /**
- * The model playing the tool outputs (`--tool-outputs model` with `--tool-model openai:<m>` or `roles.tools` of the
+ * The model playing the tool outputs (`--tool-outputs model` with `--tool-model openai:<m>` or `roles.tool_outputs` of the
  * config file), or `undefined` when the database executes the calls.
  * @throws {ConfigError} for a bad mode, a model mode without a model, or tool-model flags without model mode.
  */
-function toolsRole(flags: RoleFlags, config: CoveConfig): RoleConfig | undefined {
+function toolOutputsRole(flags: RoleFlags, config: CoveConfig): RoleConfig | undefined {
   const mode = flags.toolOutputs ?? 'execute';
   if (mode !== 'execute' && mode !== 'model')
     throw new ConfigError(`--tool-outputs must be execute or model, not '${mode}'`);
@@ -98,20 +98,23 @@ function toolsRole(flags: RoleFlags, config: CoveConfig): RoleConfig | undefined
         `${names} applies when a model plays the tool outputs, but the database executes them; add --tool-outputs model, or drop ${names}`,
       );
     }
-    if (config.roles.tools !== undefined) {
+    if (config.roles.tool_outputs !== undefined) {
       throw new ConfigError(
-        `${flags.config}: $.roles.tools configures the model that plays the tool outputs; add --tool-outputs model, or remove roles.tools`,
+        `${flags.config}: $.roles.tool_outputs configures the model that plays the tool outputs; add --tool-outputs model, or remove roles.tool_outputs`,
       );
     }
     return undefined;
   }
-  const spec = flags.toolModel ?? config.roles.tools?.model;
+  const spec = flags.toolModel ?? config.roles.tool_outputs?.model;
   if (spec === undefined) {
     throw new ConfigError(
-      '--tool-outputs model needs the model that plays the tools: --tool-model openai:<model> (with --tool-base-url), or roles.tools in --config',
+      '--tool-outputs model needs the model that plays the tool outputs: --tool-model openai:<model> (with --tool-base-url), or roles.tool_outputs in --config',
     );
   }
-  return modelRole('tools', spec, config, { baseUrl: flags.toolBaseUrl, apiKeyEnv: flags.toolApiKeyEnv });
+  return modelRole('tool_outputs', spec, config, {
+    baseUrl: flags.toolBaseUrl,
+    apiKeyEnv: flags.toolApiKeyEnv,
+  });
 }
 
 /**
@@ -126,13 +129,13 @@ export function resolveRoles(
   const config: CoveConfig =
     flags.config === undefined ? { roles: {}, prices: {}, budget: {} } : readCoveConfig(flags.config);
   for (const role of Object.keys(config.roles)) {
-    if (role !== 'agent' && role !== 'user' && role !== 'judge' && role !== 'tools') {
+    if (role !== 'agent' && role !== 'user' && role !== 'judge' && role !== 'tool_outputs') {
       throw new ConfigError(
-        `${flags.config}: $.roles.${role}: cove generate plays only the agent, the user, the tools and the judge (no ${role} role); remove roles.${role}`,
+        `${flags.config}: $.roles.${role}: cove generate plays only the roles agent, user, tool_outputs and judge (no ${role} role); remove roles.${role}`,
       );
     }
   }
-  const tools = toolsRole(flags, config);
+  const toolOutputs = toolOutputsRole(flags, config);
   const agentSpec = flags.agent ?? config.roles.agent?.model ?? 'oracle';
   const userSpec = flags.user ?? config.roles.user?.model ?? 'scripted';
   // flags of a model role are refused next to a built-in role: they would be silently ignored
@@ -167,7 +170,7 @@ export function resolveRoles(
       `${flags.config}: $.roles.user.style applies to a model-played user, but the user is scripted; add --user openai:<model>, or remove style`,
     );
   }
-  const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted' || tools !== undefined;
+  const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted' || toolOutputs !== undefined;
   if (!modelPlayed) {
     const budgets = [
       ['--budget-usd', flags.budgetUsd],
@@ -196,7 +199,7 @@ export function resolveRoles(
             apiKeyEnv: flags.userApiKeyEnv,
             style: flags.userStyle,
           }),
-    ...(tools === undefined ? {} : { tools }),
+    ...(toolOutputs === undefined ? {} : { toolOutputs }),
   };
   const judgeSpec = flags.judge ?? config.roles.judge?.model;
   if (judgeSpec === undefined && (flags.judgeBaseUrl ?? flags.judgeApiKeyEnv) !== undefined) {
@@ -217,7 +220,7 @@ export function resolveRoles(
     for (const role of [
       choice.agent,
       choice.user,
-      choice.tools ?? 'execute',
+      choice.toolOutputs ?? 'execute',
       ...(judge === undefined ? [] : [judge]),
     ]) {
       if (typeof role === 'string') continue;

@@ -10,8 +10,11 @@ import { USER_STYLES } from '../sim/model-user/user-style.js';
  * {@link coveConfigSchema}); flags win over the file.
  */
 
-/** `tools`: the model that plays the tool outputs (`cove generate --tool-outputs model`). */
-export const ROLE_NAMES = ['agent', 'user', 'judge', 'synth', 'tools'] as const;
+/**
+ * `tool_outputs`: the model that plays the tool outputs (`cove generate --tool-outputs model`); not `tools`, which
+ * is the synthesis stage that writes tool specs (docs/synthesis-stages.md).
+ */
+export const ROLE_NAMES = ['agent', 'user', 'judge', 'synth', 'tool_outputs'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 export const roleConfigSchema = z.strictObject({
@@ -58,9 +61,20 @@ export const coveConfigSchema = z.strictObject({
 });
 export type CoveConfig = z.output<typeof coveConfigSchema>;
 
-/** Reads and validates a config file. @throws {InputFileError} naming the file and the field. */
+/**
+ * Reads and validates a config file. @throws {InputFileError} naming the file and the field (`roles.tools`, the
+ * tool model's role under the name of the synthesis stage, with the role's name to use instead).
+ */
 export function readCoveConfig(file: string): CoveConfig {
   const value = readPlainJson(file, { what: '--config' });
+  const roles = (value as { roles?: unknown } | null)?.roles;
+  if (typeof roles === 'object' && roles !== null && Object.hasOwn(roles, 'tools')) {
+    throw new InputFileError(
+      file,
+      '$.roles.tools',
+      'the model that plays the tool outputs is the role tool_outputs (tools is the synthesis stage that writes tool specs); rename roles.tools to roles.tool_outputs',
+    );
+  }
   const result = coveConfigSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];

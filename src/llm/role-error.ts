@@ -1,10 +1,10 @@
 /** A role failure that should end the episode with a recorded reason (not a crash). */
 export class RoleError extends Error {
-  /** The failing role; `tools` is the model playing the tool outputs (`--tool-outputs model`). */
-  readonly role: 'agent' | 'user' | 'tools';
+  /** The failing role; `tool_outputs` is the model playing the tool outputs (`--tool-outputs model`). */
+  readonly role: 'agent' | 'user' | 'tool_outputs';
   readonly kind: 'infrastructure' | 'invalid_output';
   constructor(
-    role: 'agent' | 'user' | 'tools',
+    role: 'agent' | 'user' | 'tool_outputs',
     kind: 'infrastructure' | 'invalid_output',
     message: string,
     options?: { cause?: unknown },

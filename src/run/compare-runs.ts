@@ -14,8 +14,11 @@ export interface ComparedRun {
   /** Who played the user: `scripted`, or the model with its style (`openai:m (json)`). */
   readonly user: string;
   readonly agent: string;
-  /** `execute` (the database ran the calls) or `model` (a model played the tool outputs). */
-  readonly tools: 'execute' | 'model';
+  /**
+   * `--tool-outputs`: `execute` (the database ran the calls) or `model` (a model played the tool outputs), as the
+   * summary's `tool_outputs` counts them.
+   */
+  readonly tool_outputs: 'execute' | 'model';
   /** Whether the yield is verified against the database (false with model-played tool outputs). */
   readonly verified: boolean;
   readonly episodes: number;
@@ -67,7 +70,7 @@ export function comparedRun(dir: string, label?: string): ComparedRun {
       'not a summary of `cove generate` (no graded_episodes, per_episode or usage)',
     );
   const f = run.fingerprint ?? {};
-  const tools = (s.tool_outputs?.model ?? 0) > 0 || f.tool_outputs === 'model' ? 'model' : 'execute';
+  const toolOutputs = (s.tool_outputs?.model ?? 0) > 0 || f.tool_outputs === 'model' ? 'model' : 'execute';
   const tokens = s.usage.prompt_tokens + s.usage.completion_tokens;
   const round = (x: number, digits = 2) => Number(x.toFixed(digits));
   return {
@@ -80,8 +83,8 @@ export function comparedRun(dir: string, label?: string): ComparedRun {
           ? 'scripted'
           : `${f.user} (${f.user_style ?? 'stop-token'})`,
     agent: f.agent ?? '?',
-    tools,
-    verified: tools === 'execute',
+    tool_outputs: toolOutputs,
+    verified: toolOutputs === 'execute',
     episodes: s.episodes,
     graded_episodes: s.graded_episodes,
     yield: s.graded_episodes === 0 ? 0 : round(s.sft_trajectories / s.graded_episodes, 4),
@@ -118,7 +121,7 @@ export function sameTasks(runs: readonly ComparedRun[]): boolean {
 const COLUMNS: readonly [string, (r: ComparedRun) => string][] = [
   ['run', (r) => r.label],
   ['user', (r) => r.user],
-  ['tools', (r) => r.tools],
+  ['tool outputs', (r) => r.tool_outputs],
   ['episodes', (r) => String(r.graded_episodes)],
   ['yield', (r) => `${(r.yield * 100).toFixed(1)}%${r.verified ? '' : '*'}`],
   ['turns', (r) => r.turns.toFixed(2)],

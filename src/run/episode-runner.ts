@@ -320,7 +320,7 @@ export async function episodeRecord(
           extra,
         );
   const usage = outcome.usage;
-  const tools = usage.tools ?? { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
+  const tools = usage.tool_outputs ?? { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
   return {
     id: finished.id,
     run: context.run,

@@ -41,7 +41,7 @@ export interface RoleChoice {
   /** `scripted`, or a resolved model config. */
   readonly user: 'scripted' | RoleConfig;
   /** The model playing every tool output (`--tool-outputs model`); absent when the database executes the calls. */
-  readonly tools?: RoleConfig;
+  readonly toolOutputs?: RoleConfig;
 }
 
 /**
@@ -72,7 +72,9 @@ export function createRoleFactory(
   const userStyle: UserStyle | undefined =
     userModel === undefined ? undefined : (userModel.config.style ?? 'stop-token');
   const toolsModel =
-    choice.tools === undefined ? undefined : new ChatModel('tools', choice.tools, context.models);
+    choice.toolOutputs === undefined
+      ? undefined
+      : new ChatModel('tool_outputs', choice.toolOutputs, context.models);
   const schemas = domain.outputSchemas ?? {};
   if (toolsModel !== undefined) {
     const missing = domain.tools.map((t) => t.name).filter((name) => schemas[name] === undefined);

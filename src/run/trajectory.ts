@@ -102,7 +102,11 @@ export function trajectoryId(parts: {
   agent: string;
   user: string;
   settings: TrajectorySettings;
-  /** The model playing the tool outputs, when one does (absent otherwise, so older ids stay the same). */
+  /**
+   * The model playing the tool outputs, when one does (absent otherwise, so older ids stay the same). The key stays
+   * `tools` though the role is `tool_outputs`: it is hashed into the id, so renaming it would change the ids of
+   * run folders already written and their episodes would run again on resume.
+   */
   tools?: string;
 }): string {
   return sha256Hex(JSON.stringify(parts)).slice(0, 24);

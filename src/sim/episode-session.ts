@@ -22,7 +22,7 @@ import {
 } from './roles.js';
 
 /**
- * How an episode ended: τ²'s termination reasons plus cove's `repeated_tool_call` guard and `tools_error` (the
+ * How an episode ended: τ²'s termination reasons plus cove's `repeated_tool_call` guard and `tool_outputs_error` (the
  * model playing the tool outputs gave no valid output, `--tool-outputs model`).
  */
 export type TerminationReason =
@@ -32,7 +32,7 @@ export type TerminationReason =
   | 'too_many_errors'
   | 'agent_error'
   | 'user_error'
-  | 'tools_error'
+  | 'tool_outputs_error'
   | 'infrastructure_error'
   | 'repeated_tool_call';
 
@@ -72,8 +72,8 @@ export interface EpisodeOutcome {
   readonly toolCalls: readonly ExecutedToolCall[];
   /** The longest run of consecutive identical calls (name + canonical arguments), guard or no guard. */
   readonly identicalCallRun?: number;
-  /** Token usage per role; `tools` only when a model played the tool outputs. */
-  readonly usage: { readonly agent: Usage; readonly user: Usage; readonly tools?: Usage };
+  /** Token usage per role; `tool_outputs` only when a model played the tool outputs. */
+  readonly usage: { readonly agent: Usage; readonly user: Usage; readonly tool_outputs?: Usage };
   /** Token usage of each model-generated message, by its index in `messages` (scripted roles report none). */
   readonly messageUsage: readonly ({ readonly message_index: number } & Usage)[];
   /** Behaviour events the user simulator enacted (scripted users only; docs/conversations.md). */
@@ -257,7 +257,7 @@ export class EpisodeSession {
       usage: {
         agent: this.#agentUsage,
         user: this.#userUsage,
-        ...(this.#toolOutputs === undefined ? {} : { tools: this.#toolsUsage }),
+        ...(this.#toolOutputs === undefined ? {} : { tool_outputs: this.#toolsUsage }),
       },
       messageUsage: this.messageUsage,
       ...(this.#user.enactedEvents === undefined ? {} : { enactedEvents: this.#user.enactedEvents() }),
@@ -345,8 +345,8 @@ export class EpisodeSession {
       if (this.#signal?.aborted === true || e instanceof AbortedError)
         throw new AbortedError('the episode was aborted');
       if (e instanceof RoleError)
-        this.#finish(e.kind === 'infrastructure' ? 'infrastructure_error' : 'tools_error', e.message);
-      else this.#finish('tools_error', e instanceof Error ? e.message : String(e));
+        this.#finish(e.kind === 'infrastructure' ? 'infrastructure_error' : 'tool_outputs_error', e.message);
+      else this.#finish('tool_outputs_error', e instanceof Error ? e.message : String(e));
       return undefined;
     }
   }

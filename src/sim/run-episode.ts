@@ -21,7 +21,7 @@ export {
  * session). Role failures end the episode with `agent_error`, `user_error` or `infrastructure_error` and a
  * recorded reason. `extra.prefix`: a conversation the episode continues ({@link SessionOptions.prefix}). With
  * `extra.toolOutputs`, a model answers the tool calls instead of `episode` (whose state then never changes; a failing
- * tool model ends the episode with `tools_error`).
+ * tool model ends the episode with `tool_outputs_error`).
  * @throws {AbortedError} when `signal` aborts (the episode is then not recorded).
  */
 export async function runEpisode(

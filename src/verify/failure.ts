@@ -10,7 +10,7 @@ export type FailureCause =
   | 'infrastructure'
   | 'agent_error'
   | 'user_error'
-  | 'tools_error'
+  | 'tool_outputs_error'
   | 'too_many_errors'
   | 'max_steps'
   | 'repeated_tool_call'
@@ -55,7 +55,7 @@ export function processFailure(
       return 'infrastructure';
     case 'agent_error':
     case 'user_error':
-    case 'tools_error':
+    case 'tool_outputs_error':
     case 'too_many_errors':
     case 'max_steps':
     case 'repeated_tool_call':

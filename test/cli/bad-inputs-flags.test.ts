@@ -125,9 +125,26 @@ const cases: BadInputCase[] = [
     name: 'config: an unknown role (roles.synth)',
     setup: (dir) => writeFileSync(join(dir, 'c.json'), '{"roles": {"synth": {"model": "openai:m"}}}'),
     args: gen('--config', 'c.json'),
-    what: 'plays only the agent, the user and the judge',
+    what: 'plays only the roles agent, user, tool_outputs and judge (no synth role)',
     where: 'c.json: $.roles.synth',
     todo: 'remove roles.synth',
+  },
+  {
+    // `tools` is the synthesis stage that writes tool specs; the tool model's role is `tool_outputs`
+    name: 'config: the tool model under the stage name (roles.tools)',
+    setup: (dir) => writeFileSync(join(dir, 'c.json'), '{"roles": {"tools": {"model": "openai:m"}}}'),
+    args: gen('--config', 'c.json'),
+    what: 'the model that plays the tool outputs is the role tool_outputs',
+    where: 'c.json: $.roles.tools',
+    todo: 'rename roles.tools to roles.tool_outputs',
+  },
+  {
+    name: 'config: a tool model while the database executes the calls (roles.tool_outputs)',
+    setup: (dir) => writeFileSync(join(dir, 'c.json'), '{"roles": {"tool_outputs": {"model": "openai:m"}}}'),
+    args: gen('--config', 'c.json'),
+    what: 'configures the model that plays the tool outputs',
+    where: 'c.json: $.roles.tool_outputs',
+    todo: 'add --tool-outputs model, or remove roles.tool_outputs',
   },
   {
     name: 'config: a judge for tasks that are not descriptive (roles.judge)',

@@ -14,10 +14,10 @@ import {
 } from '../helpers/llm-mock-process.js';
 import { readJson, readJsonl, readRecords } from '../helpers/run-files.js';
 
-// `cove generate --tool-outputs model` against `cove mock-llm` on 127.0.0.1 (x-cove-role: tools): in oracle mode
+// `cove generate --tool-outputs model` against `cove mock-llm` on 127.0.0.1 (x-cove-role: tool_outputs): in oracle mode
 // the mock answers every tool call with what the task's DB would answer, so the conversations equal a run on the
 // database while the episode's own state never changes; in script mode it replays invalid replies (retried, then
-// the episode ends as tools_error with the raw replies kept), error replies and replies outside the output schema.
+// the episode ends as tool_outputs_error with the raw replies kept), error replies and replies outside the output schema.
 // Last, a run with the JSON user and model-played tools killed with SIGKILL resumes to one record per episode.
 
 const N = 4;
@@ -82,7 +82,7 @@ beforeAll(async () => {
         { content: 'I found your account.' },
       ],
       user: [{ content: 'Please find my account.' }, { content: 'Thanks! ###STOP###' }],
-      tasks: Object.fromEntries(tasks.map((t, i) => [t.id, { tools: TOOL_SCRIPTS[i] }])),
+      tasks: Object.fromEntries(tasks.map((t, i) => [t.id, { tool_outputs: TOOL_SCRIPTS[i] }])),
     }),
   );
   const [oracle, script] = await Promise.all([
@@ -149,7 +149,7 @@ describe('tool outputs played by a model answering as the database would (mock-l
       expect(r.usage.per_message?.map((u) => u.message_index)).toEqual(tools);
       expect(r.usage.prompt_tokens).toBeGreaterThan(0);
     }
-    expect(oracleStats.byRole).toEqual({ tools: toolMessages });
+    expect(oracleStats.byRole).toEqual({ tool_outputs: toolMessages });
     // the state never changed: the write constraints are not met on it
     expect(simulated.some((r) => (r.verification?.score ?? 1) < 1)).toBe(true);
   });
@@ -220,10 +220,10 @@ describe('tool outputs from a script (mock-llm script mode)', () => {
     expect(toolTexts(r)).toEqual(['mia_garcia_4516']);
   });
 
-  it('ends the episode as tools_error with the raw replies kept when no reply is valid', () => {
+  it('ends the episode as tool_outputs_error with the raw replies kept when no reply is valid', () => {
     const records = readRecords(scriptDir);
     const r = byTask(records, 1);
-    expect(r).toMatchObject({ termination_reason: 'tools_error', failure: 'tools_error' });
+    expect(r).toMatchObject({ termination_reason: 'tool_outputs_error', failure: 'tool_outputs_error' });
     expect(r.termination_detail).toContain(
       'the tool model gave no valid find_user_id_by_email output in 3 attempts (last: it was not valid JSON)',
     );
@@ -235,8 +235,8 @@ describe('tool outputs from a script (mock-llm script mode)', () => {
       failures: Record<string, number>;
       termination_reasons: Record<string, number>;
     }>(join(scriptDir, 'summary.json'));
-    expect(summary.failures).toEqual({ tools_error: 1 });
-    expect(summary.termination_reasons).toEqual({ user_stop: 3, tools_error: 1 });
+    expect(summary.failures).toEqual({ tool_outputs_error: 1 });
+    expect(summary.termination_reasons).toEqual({ user_stop: 3, tool_outputs_error: 1 });
   });
 
   it('turns an error reply into a tool error in τ²’s form', () => {
@@ -279,7 +279,9 @@ describe('a SQL domain with model-played tool outputs', () => {
       expect(r.messages).toEqual(real.find((x) => x.task_id === r.task_id)?.messages);
       expect(toolTexts(r).length).toBeGreaterThan(0);
     }
-    expect((await mock.stats()).byRole.tools).toBe(played.reduce((a, r) => a + toolTexts(r).length, 0));
+    expect((await mock.stats()).byRole.tool_outputs).toBe(
+      played.reduce((a, r) => a + toolTexts(r).length, 0),
+    );
   }, 200_000);
 });
 
@@ -291,7 +293,9 @@ describe('--tool-outputs flags', () => {
     expect(bad.stderr).toContain("--tool-outputs must be execute or model, not 'guess'");
     const noModel = runCove(['generate', '--n', '1', '--tool-outputs', 'model', '--out', out]);
     expect(noModel.status).toBe(2);
-    expect(noModel.stderr).toContain('--tool-outputs model needs the model that plays the tools');
+    expect(noModel.stderr).toContain(
+      '--tool-outputs model needs the model that plays the tool outputs: --tool-model openai:<model> (with --tool-base-url), or roles.tool_outputs in --config',
+    );
     const stray = runCove([
       'generate',
       '--n',

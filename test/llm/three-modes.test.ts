@@ -141,7 +141,7 @@ describe('cove runs compare over the three modes', () => {
       'openai:mock (json)',
       'openai:mock (json)',
     ]);
-    expect([task.tools, user.tools, exec.tools]).toEqual(['model', 'model', 'execute']);
+    expect([task.tool_outputs, user.tool_outputs, exec.tool_outputs]).toEqual(['model', 'model', 'execute']);
     expect([task.verified, user.verified, exec.verified]).toEqual([false, false, true]);
     for (const r of [task, user, exec]) {
       expect(r).toMatchObject({ episodes: N, graded_episodes: N, yield: 1, task_yield: 1 });
@@ -166,13 +166,13 @@ describe('cove runs compare over the three modes', () => {
     expect(out.status, out.stderr).toBe(0);
     const lines = out.stdout.trim().split('\n');
     expect(lines[0]).toMatch(
-      /^\| run +\| user +\| tools +\| episodes \| yield +\| turns \| user turns \| tool calls \| tokens\/episode \| cost USD \|$/,
+      /^\| run +\| user +\| tool outputs \| episodes \| yield +\| turns \| user turns \| tool calls \| tokens\/episode \| cost USD \|$/,
     );
     expect(lines[2]).toMatch(
       /^\| task-oriented +\| openai:mock \(stop-token\) \| model +\| 3 +\| 100\.0%\* \|/,
     );
     expect(lines[3]).toMatch(
-      /^\| user-oriented-exec \| openai:mock \(json\) +\| execute \| 3 +\| 100\.0% +\|/,
+      /^\| user-oriented-exec \| openai:mock \(json\) +\| execute +\| 3 +\| 100\.0% +\|/,
     );
     expect(out.stdout).toContain('* not verified: a model played the tool outputs');
     expect(out.stdout).not.toContain('did not run the same tasks');

@@ -3,7 +3,8 @@ import { createMockLlmApp, type MockScript } from '../../src/server/mock-llm/app
 import { type RunningServer, serveApp } from '../../src/server/serve.js';
 
 // cove mock-llm --mode script answers every synthesis stage by its x-cove-role, per task id under by_task, and
-// still reads an older script's `tasks` object as replies per task id.
+// still reads an older script's `tasks` object as replies per task id; the tool model's role (`tool_outputs`) and
+// the `tools` stage are two roles.
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -15,8 +16,9 @@ async function ask(
   role: string,
   taskId: string,
   assistants = 0,
+  mode: 'oracle' | 'script' = 'script',
 ): Promise<{ status: number; text: string }> {
-  const server = await serveApp(createMockLlmApp({ mode: 'script', script }).app, { port: 0 });
+  const server = await serveApp(createMockLlmApp({ mode, script }).app, { port: 0 });
   servers.push(server);
   const messages = [
     { role: 'user', content: 'go' },
@@ -62,7 +64,24 @@ describe('mock-llm script roles', () => {
     const bad = await ask(old, 'planner', '7');
     expect(bad.status).toBe(400);
     expect(bad.text).toBe(
-      "x-cove-role must be one of agent, user, questions, tools, expand, schemas, sql, tasks, judge, not 'planner'",
+      "x-cove-role must be one of agent, user, tool_outputs, questions, tools, expand, schemas, sql, tasks, judge, not 'planner'",
     );
+  });
+
+  it('keeps the tool model (tool_outputs) and the tools stage apart', async () => {
+    const both: MockScript = {
+      tool_outputs: [{ content: '{"output": {"order_id": "#W1"}}' }],
+      tools: [{ content: '{"tools": []}' }],
+    };
+    expect(await ask(both, 'tool_outputs', 'get_order')).toEqual({
+      status: 200,
+      text: '{"output": {"order_id": "#W1"}}',
+    });
+    expect(await ask(both, 'tools', 'any')).toEqual({ status: 200, text: '{"tools": []}' });
+    // oracle mode plays no stage: the old name of the tool model's role is refused there
+    expect(await ask(both, 'tools', 'any', 0, 'oracle')).toEqual({
+      status: 400,
+      text: "x-cove-role must be one of agent, user, tool_outputs in oracle mode (a judge or synthesis stage needs script mode), not 'tools'",
+    });
   });
 });

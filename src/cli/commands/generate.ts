@@ -167,7 +167,7 @@ export function registerGenerate(program: Command): void {
     };
     const roles = resolveRoles(flags, process.env);
     checkDescriptiveRun(descriptive, flags, roles, (note) => process.stderr.write(note));
-    if (roles.choice.tools !== undefined && flags.queue !== undefined)
+    if (roles.choice.toolOutputs !== undefined && flags.queue !== undefined)
       throw new ConfigError(
         '--queue cannot run --tool-outputs model yet: workers rebuild the roles of a run from its registered definition, which has no tool model; run it in one process (without --queue)',
       );

@@ -21,7 +21,7 @@ const turnSchema = z.strictObject({
     .optional(),
 });
 const turnsSchema = z.array(turnSchema);
-/** Replies per role: agent, user, judge and every synthesis stage. */
+/** Replies per role: agent, user, tool_outputs (the tool model) and every synthesis stage (judge, tools, …). */
 const roleTurnsShape = Object.fromEntries(SCRIPT_ROLES.map((r) => [r, turnsSchema.optional()])) as Record<
   ScriptRole,
   z.ZodOptional<typeof turnsSchema>
@@ -71,7 +71,7 @@ export function registerMockLlm(program: Command): void {
   program
     .command('mock-llm')
     .description(
-      'serve /v1/chat/completions on 127.0.0.1, playing competent roles (agent, user, tools) for cove tasks (for tests)',
+      'serve /v1/chat/completions on 127.0.0.1, playing competent roles (agent, user, tool_outputs) for cove tasks (for tests)',
     )
     .option('--port <n>', 'port (0: a free one)', '8765')
     .option('--host <address>', 'address to bind (keep it on this machine)', '127.0.0.1')
@@ -125,7 +125,7 @@ export function registerMockLlm(program: Command): void {
         }
         const domain = spec?.domain ?? getDomain(first.domain);
         const tasksFile = flags.tasks;
-        // the tasks' DB is opened only when a tool-model request comes (x-cove-role: tools)
+        // the tasks' DB is opened only when a tool-model request comes (x-cove-role: tool_outputs)
         sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])), () => {
           const input = loadCoveTasks(domain, tasksFile);
           return { base: input.loaded.base, semantics: input.semantics };

@@ -19,11 +19,15 @@ export interface ScriptTurn {
 }
 
 /**
- * The roles a script answers: the agent, the user, the judge, and every synthesis stage (`x-cove-role` is the
- * stage's name, docs/synthesis-stages.md).
+ * The roles a script answers: the agent, the user, the tool model (`tool_outputs`), and every synthesis stage
+ * (`x-cove-role` is the stage's name, docs/synthesis-stages.md; the `judge` stage's name is also the rubric judge's
+ * role, the `tools` stage writes tool specs). No name appears twice.
  */
-export const SCRIPT_ROLES = ['agent', 'user', 'tools', ...STAGE_NAMES] as const;
+export const SCRIPT_ROLES = ['agent', 'user', 'tool_outputs', ...STAGE_NAMES] as const;
 export type ScriptRole = (typeof SCRIPT_ROLES)[number];
+
+/** The roles oracle mode answers: the agent, the user and the tool model. */
+export const ORACLE_ROLES = ['agent', 'user', 'tool_outputs'] as const;
 
 /** Replies per role. */
 export type ScriptTurns = { readonly [R in ScriptRole]?: readonly ScriptTurn[] };
@@ -32,9 +36,10 @@ export type ScriptTurns = { readonly [R in ScriptRole]?: readonly ScriptTurn[] }
  * A script file (`--script`): replies per role, served in order — the n-th reply of a conversation is the n-th
  * entry (the last one repeats) — optionally per task id under `by_task` (a synthesis stage sends its unit's label,
  * e.g. a tool name, as the task id). The judge role (τ²'s NL-assertion judge) gets one request per episode: its
- * n-th reply goes to the n-th judge request of a task id. The `tools` role (the tool model of `--tool-outputs model`):
- * entry n answers attempt n of every tool call (the first try, then the retries; the last entry repeats). `tasks` is both a stage and, in older scripts, the key of
- * the replies per task id: a list under `tasks` is the `tasks` stage's replies, an object is read as `by_task`.
+ * n-th reply goes to the n-th judge request of a task id. The `tool_outputs` role (the tool model of
+ * `--tool-outputs model`; `tools` is the synthesis stage): entry n answers attempt n of every tool call (the first
+ * try, then the retries; the last entry repeats). `tasks` is both a stage and, in older scripts, the key of the
+ * replies per task id: a list under `tasks` is the `tasks` stage's replies, an object is read as `by_task`.
  */
 export type MockScript = Omit<ScriptTurns, 'tasks'> & {
   readonly tasks?: readonly ScriptTurn[] | Readonly<Record<string, ScriptTurns>>;
@@ -175,13 +180,12 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
     const body = JSON.parse(raw) as { model?: string; messages?: ApiMessage[] };
     const messages = body.messages ?? [];
     if (options.latencyMs !== undefined && options.latencyMs > 0) await sleep(options.latencyMs);
-    const known =
-      options.mode === 'script' ? (SCRIPT_ROLES as readonly string[]) : ['agent', 'user', 'tools'];
+    const known: readonly string[] = options.mode === 'script' ? SCRIPT_ROLES : ORACLE_ROLES;
     if (!known.includes(role)) {
       return c.json(
         {
           error: {
-            message: `x-cove-role must be ${options.mode === 'script' ? `one of ${SCRIPT_ROLES.join(', ')}` : 'agent, user or tools (or a judge or synthesis stage in script mode)'}, not '${role}'`,
+            message: `x-cove-role must be ${options.mode === 'script' ? `one of ${SCRIPT_ROLES.join(', ')}` : `one of ${ORACLE_ROLES.join(', ')} in oracle mode (a judge or synthesis stage needs script mode)`}, not '${role}'`,
           },
         },
         400,
@@ -199,11 +203,13 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
           'x-should-retry': 'false',
         });
       }
-      if (role === 'tools') {
+      if (role === 'tool_outputs') {
         const request = toolRequest(messages);
         if (request === undefined) {
           return c.json(
-            { error: { message: 'a tools request needs the JSON of a tool call in its user message' } },
+            {
+              error: { message: 'a tool_outputs request needs the JSON of a tool call in its user message' },
+            },
             400,
             { 'x-should-retry': 'false' },
           );

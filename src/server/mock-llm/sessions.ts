@@ -57,7 +57,7 @@ export class RoleSessions {
   readonly #loadBase: (() => { base: EnvironmentBase; semantics: Semantics }) | undefined;
   #base: { base: EnvironmentBase; semantics: Semantics } | undefined;
 
-  /** `loadBase` opens the tasks' DB, once, when the first tool-model request comes (`x-cove-role: tools`). */
+  /** `loadBase` opens the tasks' DB, once, when the first tool-model request comes (`x-cove-role: tool_outputs`). */
   constructor(
     domain: Domain,
     tasks: ReadonlyMap<string, CoveTask>,

@@ -12,7 +12,7 @@ export interface ToolRequest {
 }
 
 /**
- * Reads the request of cove's tool model (`x-cove-role: tools`): the JSON object in its first user message.
+ * Reads the request of cove's tool model (`x-cove-role: tool_outputs`): the JSON object in its first user message.
  * @returns `undefined` when the request holds no such object.
  */
 export function toolRequest(

@@ -104,11 +104,11 @@ function jsonArgs(text: string): unknown {
 }
 
 /**
- * The tool role played by a model (`--tool-outputs model`): per call, one request with cove's tool-model
+ * The `tool_outputs` role played by a model (`--tool-outputs model`): per call, one request with cove's tool-model
  * guidelines ({@link TOOL_MODEL_GUIDELINES}) and a JSON object holding the tool's description, parameters and
  * output schema, the call's arguments, the calls answered before it and the conversation's texts. The reply is
  * `{"output": …}` (checked against the output schema) or `{"error": "…"}`; an invalid reply is answered with a
- * corrective message and retried {@link TOOL_MODEL_RETRIES} times, then the episode ends as `tools_error` with
+ * corrective message and retried {@link TOOL_MODEL_RETRIES} times, then the episode ends as `tool_outputs_error` with
  * the raw replies kept in its termination detail.
  */
 export class ToolModel implements ToolOutputSimulator {
@@ -184,7 +184,7 @@ export class ToolModel implements ToolOutputSimulator {
       ];
     }
     throw new RoleError(
-      'tools',
+      'tool_outputs',
       'invalid_output',
       `the tool model gave no valid ${call.name} output in ${TOOL_MODEL_RETRIES + 1} attempts (last: ${problem}); raw replies: ${JSON.stringify(raws)}`,
     );
