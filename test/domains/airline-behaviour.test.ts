@@ -16,8 +16,9 @@ import { airlineSandbox } from '../helpers/airline-oracle.js';
  * - transfer: 0.35 of the push-backs on a task's last request;
  * - two_requests: 0.4 of the tasks with ≥ 2 requests whose second has no partial_info.
  *
- * Each range is the share ± about 3.5 standard deviations of a binomial count of the expected size (for transfer,
- * which has only a few dozen chances, wider), so a correct draw fails it with negligible probability.
+ * Each range is the share ± about 3.5 standard deviations of a binomial count of the expected size, so a correct
+ * draw fails it with negligible probability; a transfer has only 10–20 chances in 300 mixed tasks (a refusal last,
+ * pushed back on), so it is only checked to appear and to stay at most 0.8.
  */
 
 const PARTIAL_KINDS = new Set([
@@ -105,7 +106,7 @@ describe('airline behaviour draw: 300 tasks', () => {
     // enough chances for each share to mean something
     expect(count.partialChances).toBeGreaterThan(300);
     expect(count.refusals).toBeGreaterThan(60);
-    expect(more.lastPushBacks).toBeGreaterThan(15);
+    expect(more.lastPushBacks).toBeGreaterThanOrEqual(10);
     expect(more.twoChances).toBeGreaterThan(80);
     expect(share(count.wrong, count.tasks)).toBeGreaterThanOrEqual(0.12);
     expect(share(count.wrong, count.tasks)).toBeLessThanOrEqual(0.28);
@@ -113,8 +114,8 @@ describe('airline behaviour draw: 300 tasks', () => {
     expect(share(count.partial, count.partialChances)).toBeLessThanOrEqual(0.5);
     expect(share(count.pushBack, count.refusals)).toBeGreaterThanOrEqual(0.45);
     expect(share(count.pushBack, count.refusals)).toBeLessThanOrEqual(0.75);
-    expect(share(more.transfer, more.lastPushBacks)).toBeGreaterThanOrEqual(0.1);
-    expect(share(more.transfer, more.lastPushBacks)).toBeLessThanOrEqual(0.6);
+    expect(more.transfer).toBeGreaterThan(0);
+    expect(share(more.transfer, more.lastPushBacks)).toBeLessThanOrEqual(0.8);
     expect(share(more.two, more.twoChances)).toBeGreaterThanOrEqual(0.25);
     expect(share(more.two, more.twoChances)).toBeLessThanOrEqual(0.55);
     // the personas: each of the 7 drawn, none far from 1/7 (≈ 43 of 300; ± 3.5 sd ≈ ± 21)
@@ -126,7 +127,6 @@ describe('airline behaviour draw: 300 tasks', () => {
     expect(personas.size).toBe(7);
     for (const n of personas.values()) expect(n).toBeGreaterThanOrEqual(22);
     for (const n of personas.values()) expect(n).toBeLessThanOrEqual(64);
-    console.log(JSON.stringify({ ...count, ...more, personas: Object.fromEntries(personas) }));
   });
 
   it('tells a model-played user about its behaviour in the scenario', () => {
