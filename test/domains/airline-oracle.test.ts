@@ -39,4 +39,11 @@ describe('airline oracle agent with the scripted user (sample)', () => {
     }
     expect(checked).toBeGreaterThan(100);
   });
+
+  it('enacts the drawn behaviour: every kind of event the draw gives appears in some episode', () => {
+    const enacted = new Set(runs.flatMap((r) => r.record.enacted_events ?? []));
+    expect([...enacted].sort()).toEqual(
+      expect.arrayContaining(['partial_info', 'push_back', 'two_requests', 'wrong_detail']),
+    );
+  });
 });

@@ -55,4 +55,11 @@ describe('airline oracle agent at scale', () => {
     }
     expect(checked).toBeGreaterThan(1000);
   });
+
+  it('enacts the drawn behaviour: every kind of event the draw gives appears in some episode', () => {
+    const enacted = new Set(runs.flatMap((r) => r.record.enacted_events ?? []));
+    expect([...enacted].sort()).toEqual(
+      expect.arrayContaining(['partial_info', 'push_back', 'transfer', 'two_requests', 'wrong_detail']),
+    );
+  });
 });

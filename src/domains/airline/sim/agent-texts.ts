@@ -117,7 +117,7 @@ export function askWhichReservation(rng: Rng, names: readonly string[]): string 
 export function askReason(rng: Rng): string {
   return say(rng, [
     'May I ask the reason for the cancellation? [For example a change of plans, a flight cancelled by the airline, or something else.|]',
-    'What is the reason for cancelling: a change of plans, a flight cancelled by the airline, or another reason?',
+    'What is the reason for cancelling (a change of plans, a flight cancelled by the airline, or another reason)?',
   ]);
 }
 
@@ -135,7 +135,7 @@ export function askPayment(rng: Rng, purpose: 'difference' | 'bags' | 'booking')
 
 export function askCabin(rng: Rng): string {
   return say(rng, [
-    'Which cabin would you like: basic economy, economy or business?',
+    'Which cabin would you like (basic economy, economy or business)?',
     '[And |]which cabin class [do you want|should it be]?',
   ]);
 }

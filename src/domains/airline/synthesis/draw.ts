@@ -2,8 +2,9 @@ import { toPyValue } from '../../../core/py-value.js';
 import type { Rng } from '../../../core/rng.js';
 import type { EnvironmentBase } from '../../../env/environment-base.js';
 import type { Episode } from '../../../env/episode.js';
-import { type Behaviour, PERSONAS, personaText } from '../../../tasks/behaviour.js';
+import { personaText } from '../../../tasks/behaviour.js';
 import type { DrawRequest, TaskDraft } from '../../../tasks/synthesis.js';
+import { drawAirlineBehaviour } from './behaviour.js';
 import { buildRequest } from './build-request.js';
 import { CANDIDATE_DRAWS, type Draft, type DrawScope } from './candidates.js';
 import { FuzzContext } from './fuzzify.js';
@@ -71,6 +72,18 @@ function routesOf(base: EnvironmentBase): (readonly [string, string])[] {
     routeLists.set(base, list);
   }
   return list;
+}
+
+const userSets = new WeakMap<EnvironmentBase, Set<string>>();
+
+/** The user ids of the base as a set (a mistyped user id must be none of them). */
+function userSetOf(base: EnvironmentBase): Set<string> {
+  let set = userSets.get(base);
+  if (set === undefined) {
+    set = new Set(usersOf(base));
+    userSets.set(base, set);
+  }
+  return set;
 }
 
 function usersOf(base: EnvironmentBase): string[] {
@@ -238,19 +251,18 @@ export function drawAirlineTask(
       strategies: perRequest,
       hidden_ids: hidden,
     };
-    // the persona only: knowledge entries and events are the scripted roles' to add (docs/conversations.md)
-    const behaviour: Behaviour = {
-      persona: rng.child('behaviour').pick(PERSONAS),
-      knowledge: [],
-      events: [],
-    };
+    const behaviour = drawAirlineBehaviour(rng.child('behaviour'), {
+      userId,
+      requests,
+      isUser: (id) => userSetOf(base).has(id),
+    });
     return {
       userId,
       constraints,
       behaviour,
       persona: personaText(behaviour.persona),
       fuzz: fuzz as unknown as Record<string, unknown>,
-      instructions: scenarioInstructions(rng.child('text'), user, requests),
+      instructions: scenarioInstructions(rng.child('text'), user, requests, behaviour),
       strategies: perRequest,
       userStrategy: 'user:user_id',
       hiddenIds: hidden,

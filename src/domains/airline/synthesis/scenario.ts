@@ -1,4 +1,5 @@
 import type { Rng } from '../../../core/rng.js';
+import type { Behaviour } from '../../../tasks/behaviour.js';
 import type { Tau2Instructions } from '../../../tasks/tau2-task.js';
 import type { ItineraryRef, PassengerRef, UserRef } from './references.js';
 import type { AirlineRequest, CancelReason, LegChange, PassengerEdit, PaymentShare } from './requests.js';
@@ -111,11 +112,38 @@ export function requestSentence(r: AirlineRequest): string {
   }
 }
 
+/** The behaviour's knowledge entries and events as second-person instructions (docs/airline.md, "Behaviour"). */
+export function behaviourSentences(behaviour: Behaviour, requests: readonly AirlineRequest[]): string[] {
+  const n = (i: unknown) => (requests.length === 1 ? 'your request' : `request (${Number(i) + 1})`);
+  const out: string[] = [];
+  for (const k of behaviour.knowledge) {
+    if (k.kind === 'wrong_detail')
+      out.push(
+        `The first time you give your user id you get one digit wrong (${String(k.value)}); when the agent cannot find your profile, correct it.`,
+      );
+    if (k.kind === 'partial_info')
+      out.push(
+        `For ${n(k.request)}, first say only what you want done; give the details (which reservation, which flights, cabin, passengers, bags or payment method) only when the agent asks for them.`,
+      );
+  }
+  for (const e of behaviour.events) {
+    if (e.kind === 'push_back')
+      out.push(
+        `If the agent says ${n(e.request)} is not possible, push back once and ask for an exception before accepting.`,
+      );
+    if (e.kind === 'transfer')
+      out.push('If the agent still refuses after you push back, ask to be transferred to a human agent.');
+    if (e.kind === 'two_requests') out.push('Mention your first two requests together in one message.');
+  }
+  return out;
+}
+
 /** The whole scenario of a task. */
 export function scenarioInstructions(
   rng: Rng,
   user: UserRef,
   requests: readonly AirlineRequest[],
+  behaviour?: Behaviour,
 ): Tau2Instructions {
   const sentences = requests.map(requestSentence);
   const reason =
@@ -130,6 +158,7 @@ export function scenarioInstructions(
     'Only give details when the agent asks for them, and describe things the way you know them.',
     'Say yes to a proposed change only if it matches what you want.',
     refused ? 'If the agent explains that something is not possible, accept that and move on.' : '',
+    ...(behaviour === undefined ? [] : behaviourSentences(behaviour, requests)),
     'When everything is done, thank the agent and end the conversation.',
   ].filter((x) => x !== '');
   return {

@@ -1,5 +1,13 @@
 import type { Rng } from '../../../core/rng.js';
-import { type Behaviour, type BehaviourEntry, PERSONAS, partialTendency } from '../../../tasks/behaviour.js';
+import {
+  BEHAVIOUR_SHARES,
+  type Behaviour,
+  type BehaviourEntry,
+  mistypeDigit,
+  PERSONAS,
+  partialTendency,
+  refusalEvents,
+} from '../../../tasks/behaviour.js';
 import type { UserState } from './fuzzify.js';
 import {
   type ItemMention,
@@ -40,13 +48,7 @@ export interface BehaviourInputs {
 
 function wrongDetail(rng: Rng, inputs: BehaviourInputs): BehaviourEntry | undefined {
   const u = inputs.user;
-  const swapDigit = (s: string): string => {
-    const at = [...s].map((c, i) => (/\d/.test(c) ? i : -1)).filter((i) => i >= 0);
-    if (at.length === 0) return `${s.slice(0, 1)}${s}`;
-    const i = rng.pick(at);
-    const d = (Number(s[i]) + rng.int(1, 8)) % 10;
-    return `${s.slice(0, i)}${d}${s.slice(i + 1)}`;
-  };
+  const swapDigit = (s: string): string => mistypeDigit(rng, s);
   if (u.strategy === 'email') {
     const [local, domain] = u.email.split('@') as [string, string];
     const wrong = `${swapDigit(local)}@${domain}`;
@@ -182,7 +184,7 @@ export function drawRetailBehaviour(rng: Rng, inputs: BehaviourInputs): Behaviou
   const events: BehaviourEntry[] = [];
   const { requests, states } = inputs;
   if (inputs.user.strategy === 'name_zip') knowledge.push({ kind: 'no_email' });
-  if (rng.chance(0.2)) {
+  if (rng.chance(BEHAVIOUR_SHARES.wrongDetail)) {
     const wrong = wrongDetail(rng, inputs);
     if (wrong !== undefined) knowledge.push(wrong);
   }
@@ -224,10 +226,7 @@ export function drawRetailBehaviour(rng: Rng, inputs: BehaviourInputs): Behaviou
         }
       }
     }
-    if (r.kind === 'refusal' && rng.chance(0.6)) {
-      events.push({ kind: 'push_back', request: i });
-      if (i === requests.length - 1 && rng.chance(0.35)) events.push({ kind: 'transfer', request: i });
-    }
+    if (r.kind === 'refusal') events.push(...refusalEvents(rng, i, i === requests.length - 1));
   });
   if (rng.chance(0.2))
     events.push({
@@ -242,7 +241,7 @@ export function drawRetailBehaviour(rng: Rng, inputs: BehaviourInputs): Behaviou
     ![...knowledge, ...events].some(
       (e) => e.request === 1 && (e.kind === 'partial_info' || e.kind === 'ambiguous_reference'),
     ) && !(second?.kind === 'refusal' && second.action === 'second_item_change');
-  if (requests.length >= 2 && plainSecond && rng.chance(0.4))
+  if (requests.length >= 2 && plainSecond && rng.chance(BEHAVIOUR_SHARES.twoRequests))
     events.push({ kind: 'two_requests', request: 0 });
   if (rng.chance(0.25)) {
     const wrong = wrongOrderId(rng, inputs, events);
