@@ -16,7 +16,7 @@ import { type StageModelFlags, stageModel } from './stage-model.js';
 import { SqlToolRecord } from './stages/tool-records.js';
 
 /**
- * `cove synth pipeline --config pipeline.json`: a list of stages given as data (docs/synthesis-stages.md
+ * `cove synth pipeline --pipeline pipeline.json`: a list of stages given as data (docs/synthesis-stages.md
  * "Pipelines"). Each step reads the previous step's output (or its own `in`), and is one of: a cove stage, your own
  * command (`command`), or a saved output (`use`: the file is checked and taken as the step's output). Steps resume
  * like single stages; a finished pipeline run again makes no model call.

@@ -72,7 +72,7 @@ describe('cove synth pipeline', () => {
         spec: { out: 'first/spec.json' },
       }),
     );
-    const r = runCove(['synth', 'pipeline', '--config', join(dir, 'first.json'), '--quiet']);
+    const r = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'first.json'), '--quiet']);
     expect(r.stderr).toContain('pipeline done: 4 step(s); spec with 2 tool(s)');
     expect(r.status).toBe(0);
     expect(spec(join(dir, 'first', 'spec.json'))).toEqual(['search_products', 'update_product_stock']);
@@ -82,8 +82,10 @@ describe('cove synth pipeline', () => {
     // northwind's script: questions 2 (a retry), tools 2, sql 3 (a repair); no expand, no schemas request
     expect((await statsOf(server)).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
 
-    // run again: every step is done, nothing is asked
-    expect(runCove(['synth', 'pipeline', '--config', join(dir, 'first.json'), '--quiet']).status).toBe(0);
+    // run again: every step is done, nothing is asked; --config, the old name of --pipeline, still works and says so
+    const again = runCove(['synth', 'pipeline', '--config', join(dir, 'first.json'), '--quiet']);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain('note: --config of cove synth pipeline is now --pipeline');
     expect((await statsOf(server)).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
 
     writeFileSync(
@@ -100,7 +102,7 @@ describe('cove synth pipeline', () => {
         spec: { out: 'second/spec.json' },
       }),
     );
-    const s = runCove(['synth', 'pipeline', '--config', join(dir, 'second.json'), '--quiet']);
+    const s = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'second.json'), '--quiet']);
     expect(s.status).toBe(0);
     expect(spec(join(dir, 'second', 'spec.json'))).toEqual([
       'search_products',
@@ -177,6 +179,10 @@ describe('cove synth pipeline', () => {
       n: 0,
       question: 'Which products from "Exotic Liquids" are still in stock?',
     });
+
+    const none = runCove(['synth', 'pipeline', '--quiet']);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('cove synth pipeline needs --pipeline <pipeline.json>');
 
     const bad = join(dir, 'bad.jsonl');
     const good = readFileSync(join(dir, 'first', 'tools.jsonl'), 'utf8').split('\n')[0] as string;
