@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,35 @@ describe('cove synth pipeline', () => {
       n: 0,
       question: 'Which products from "Exotic Liquids" are still in stock?',
     });
+
+    // a pipeline's file settings are read from its folder, whatever the working folder (here the repository)
+    copyFileSync(NORTHWIND, join(dir, 'nw-copy.db'));
+    writeFileSync(
+      join(dir, 'relative.json'),
+      JSON.stringify({
+        dir: 'relative',
+        model: { model: 'openai:mock', base_url: server.baseUrl },
+        stages: [{ stage: 'questions', settings: { db: 'nw-copy.db', name: 'northwind', count: 1 } }],
+      }),
+    );
+    const rel = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'relative.json'), '--quiet']);
+    expect(rel.stderr).toContain('pipeline done: 1 step(s)');
+    expect(JSON.parse(readFileSync(join(dir, 'relative', 'questions.jsonl'), 'utf8')).domain).toEqual({
+      name: 'northwind',
+      db: join(dir, 'nw-copy.db'),
+    });
+
+    // a record naming a database that is not there is a bad record: file, line, field and stage, before any call
+    const lost = join(dir, 'lost.jsonl');
+    const question = JSON.parse(readFileSync(q, 'utf8').split('\n')[0] as string);
+    writeFileSync(
+      lost,
+      `${JSON.stringify({ ...question, domain: { name: 'northwind', db: join(dir, 'gone.db') } })}\n`,
+    );
+    const l = runCove(['synth', 'tools', '--in', lost, '--out', join(dir, 'lost-out.jsonl'), '--quiet']);
+    expect(l.status).toBe(2);
+    expect(l.stderr).toContain(`${lost}: line 1 $.domain.db: no such file`);
+    expect(l.stderr).toContain('(stage tools)');
 
     const none = runCove(['synth', 'pipeline', '--quiet']);
     expect(none.status).toBe(2);
