@@ -100,6 +100,7 @@ export async function runExternalStage(options: ExternalStageOptions): Promise<S
     units: { total: 1, done: 1, failed: 0 },
     records: records.length,
     usage: zeroUsage(),
+    interrupted_usage: zeroUsage(),
     counts: {},
     notes: [],
     command: options.command,
