@@ -209,6 +209,30 @@ describe('cove synth pipeline', () => {
     expect(l.stderr).toContain(`${lost}: line 1 $.domain.db: no such file`);
     expect(l.stderr).toContain('(stage tools)');
 
+    // an own command that writes a bad record: named with its line and field, and the command to fix
+    writeFileSync(
+      join(dir, 'bad-schemas.mjs'),
+      `import { readFileSync, writeFileSync } from 'node:fs';
+const out = process.argv[process.argv.indexOf('--out') + 1];
+const t = JSON.parse(readFileSync(0, 'utf8').split('\\n')[0]);
+writeFileSync(out, JSON.stringify({ ...t, output: { type: 'integer' }, returns: 'many' }) + '\\n');
+`,
+    );
+    writeFileSync(
+      join(dir, 'bad-command.json'),
+      JSON.stringify({
+        dir: 'bad-command',
+        stages: [
+          { stage: 'schemas', in: ['first/tools.jsonl'], command: [process.execPath, 'bad-schemas.mjs'] },
+        ],
+      }),
+    );
+    const bc = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'bad-command.json'), '--quiet']);
+    expect(bc.status).toBe(2);
+    expect(bc.stderr).toContain(`${join(dir, 'bad-command', 'schemas.jsonl.tmp')}: line 1 $.returns: `);
+    expect(bc.stderr).toContain(`; written by ${process.execPath} bad-schemas.mjs: fix the command`);
+    expect(bc.stderr).not.toContain('make the file again');
+
     const none = runCove(['synth', 'pipeline', '--quiet']);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('cove synth pipeline needs --pipeline <pipeline.json>');
