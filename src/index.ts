@@ -40,12 +40,25 @@ export { UsageMeter } from './llm/usage-meter.js';
 export { episodeId, type RoleFactory, type RunContext, runTaskEpisode } from './run/episode-runner.js';
 // runs
 export { type GenerateJob, generate } from './run/generate.js';
+export {
+  type PrefixRef,
+  type PrefixState,
+  PrefixStates,
+  replayPrefixes,
+  withPrefix,
+} from './run/prefix-states.js';
 export { createRoleFactory, scriptedRoles } from './run/roles.js';
 export { type GenerateRunOptions, runGenerate, runId } from './run/run-generate.js';
 export { type GenerateIdentity, generateFingerprint } from './run/run-identity.js';
 export type { RunSummary } from './run/summary.js';
 export type { TaskSource } from './run/task-source.js';
-export { keptForSft, recordReward, type TrajectoryRecord } from './run/trajectory.js';
+export {
+  keptForSft,
+  recordReward,
+  type SftOptions,
+  sftFilter,
+  type TrajectoryRecord,
+} from './run/trajectory.js';
 export type { AgentContext, TextSetting } from './sim/agent-context.js';
 // episodes and roles
 export {
@@ -60,9 +73,17 @@ export { LlmAgent } from './sim/llm-agent.js';
 export { LlmUser } from './sim/llm-user.js';
 export type { AssistantMessage, ChatMessage, ToolCall, ToolMessage } from './sim/messages.js';
 export { AGENT_GREETING, STOP_TOKENS } from './sim/messages.js';
+export {
+  parseToolReply,
+  ToolModel,
+  type ToolOutputSimulator,
+} from './sim/model-tools/tool-model.js';
+export { TOOL_MODEL_GUIDELINES } from './sim/model-tools/tool-model-prompt.js';
 export { JsonUser, jsonUserReplySchema, parseJsonUserReply } from './sim/model-user/json-user.js';
 export { JSON_USER_GUIDELINES } from './sim/model-user/json-user-prompt.js';
 export { USER_STYLES, type UserStyle } from './sim/model-user/user-style.js';
+export type { ConversationPrefix } from './sim/prefix/conversation-prefix.js';
+export { type PrefixEntry, type PrefixFile, readPrefixFile } from './sim/prefix/prefix-file.js';
 export type { Agent, AgentTurn, Usage, UserSimulator, UserTurn, VisibleMessage } from './sim/roles.js';
 export { RoleError } from './sim/roles.js';
 export { runEpisode } from './sim/run-episode.js';

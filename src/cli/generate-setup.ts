@@ -4,7 +4,9 @@ import type { Domain } from '../domains/domain.js';
 import { readJsonFile } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
 import { readInputText } from '../io/read-input.js';
+import { replayPrefixes, withPrefix } from '../run/prefix-states.js';
 import type { TaskSource } from '../run/task-source.js';
+import type { PrefixFile } from '../sim/prefix/prefix-file.js';
 import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
 import type { SynthesisOptions } from '../tasks/sampler.js';
 import { synthesizeVettedTask, taskMix } from '../tasks/sampler.js';
@@ -43,9 +45,15 @@ export function taskSource(
     mix?: string;
     /** The run folder, where tasks.json is written (a DB path is recorded relative to it). */
     out: string;
+    /** `--from`: conversations replayed on the DB; task i is drawn from the state after conversation i mod count. */
+    from?: PrefixFile;
   },
 ): TaskSource {
   if (flags.tasks !== undefined) {
+    if (options.from !== undefined)
+      throw new ConfigError(
+        '--from cannot be used with --tasks: the tasks of a --from run are drawn from the state after each conversation',
+      );
     if (flags.sandboxSeed !== undefined)
       throw new ConfigError('give either --tasks or --sandbox-seed, not both');
     const sourceId = `tasks:${sha256Hex(readInputText(flags.tasks)).slice(0, 16)}`;
@@ -94,6 +102,10 @@ export function taskSource(
     db: choice.source,
     coveVersion: COVE_VERSION,
   };
+  const prefixes =
+    options.from === undefined
+      ? undefined
+      : replayPrefixes(domain, choice.loaded.base, options.from, options.semantics);
   const made: RunTask[] = [];
   let resumed = false;
   return {
@@ -110,7 +122,8 @@ export function taskSource(
           if (
             cove?.index !== i ||
             cove.seed !== options.seed ||
-            cove.db?.canonical_sha256 !== choice.loaded.hashes.canonical_sha256
+            cove.db?.canonical_sha256 !== choice.loaded.hashes.canonical_sha256 ||
+            cove.prefix?.id !== prefixes?.forIndex(i).prefix.id
           ) {
             throw new ConfigError(
               `${options.out}: task ${i} in tasks.json or tasks.partial.jsonl is not task ${i} of this run ` +
@@ -122,12 +135,15 @@ export function taskSource(
         onTask?.(made.length);
       }
       while (made.length < n && shouldStop?.() !== true) {
-        const { task } = await synthesizeVettedTask(
+        // with --from, task i is drawn from the state after its conversation's tool calls
+        const state = prefixes?.forIndex(made.length);
+        const drawn = await synthesizeVettedTask(
           domain,
-          choice.loaded.base,
+          state?.base ?? choice.loaded.base,
           synthesisOptions,
           made.length,
         );
+        const task = state === undefined ? drawn.task : withPrefix(drawn.task, state);
         checkpoint?.save(task);
         made.push(task);
         onTask?.(made.length);
@@ -137,6 +153,7 @@ export function taskSource(
     },
     open: true,
     cove: true,
+    ...(prefixes === undefined ? {} : { prefixes }),
   };
 }
 

@@ -41,6 +41,16 @@ export function loadCoveTasks(domain: Domain, file: string, dbFlag?: string): Co
     file,
   );
   const tasks = readPlainJson(file) as CoveTask[];
+  const prefixed = blocks.findIndex((b) => b.prefix !== undefined);
+  if (prefixed !== -1) {
+    throw new InputFileError(
+      file,
+      `$[${prefixed}].cove.prefix`,
+      `task '${loaded[prefixed]?.task.id}' continues conversation '${blocks[prefixed]?.prefix?.id}' (made by ` +
+        '`cove generate --from`, drawn from the state after that conversation): it cannot be run from a tasks ' +
+        'file; run `cove generate --from` again with the same conversations file',
+    );
+  }
   blocks.forEach((b, i) => {
     if (b.domain !== domain.name)
       throw new InputFileError(file, `$[${i}].cove.domain`, `is ${b.domain}, not ${domain.name}`);

@@ -145,7 +145,7 @@ export function tau2Reward(input: Tau2RewardInput): Tau2Report {
   });
 
   // COMMUNICATE
-  const texts = agentTexts(input.messages);
+  const texts = agentTexts(input.messages.filter((m) => m.cove_prefix !== true)); // not a `--from` prefix
   const communicateChecks = (criteria.communicate_info ?? []).map((info) => ({
     info,
     met: isCommunicated(info, texts),

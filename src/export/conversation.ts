@@ -42,6 +42,20 @@ export function isGreeting(messages: readonly ChatMessage[], index: number): boo
 }
 
 /**
+ * True when message `index` belongs to a conversation prefix (`cove generate --from`, marked `cove_prefix`): given,
+ * not generated, so never a training target (weight 0, or the row is left out where a format cannot say so).
+ */
+export function isPrefix(messages: readonly ChatMessage[], index: number): boolean {
+  const m = messages[index];
+  return m !== undefined && m.role !== 'system' && m.cove_prefix === true;
+}
+
+/** True when a conversation continues a prefix. */
+export function hasPrefix(conv: Pick<ExportConversation, 'messages'>): boolean {
+  return isPrefix(conv.messages, 0);
+}
+
+/**
  * The messages a training row holds: all but the trailing non-agent messages (the user's final stop turn, after
  * which the agent says nothing: there is nothing to learn from it, and LLaMA-Factory rejects a conversation that
  * does not end on the assistant).

@@ -4,6 +4,7 @@ import { ConfigError } from '../core/errors.js';
 import type { Tau2Simulation } from '../tau2/results-file.js';
 import { writeTau2Results } from '../tau2/results-file.js';
 import { FileStats, renderCard } from './card.js';
+import { hasPrefix } from './conversation.js';
 import { hfRow } from './formats/hf.js';
 import { openAiRow } from './formats/openai.js';
 import { datasetInfoEntry, shareGptRow } from './formats/sharegpt.js';
@@ -29,12 +30,12 @@ const EXTENSIONS: Record<ExportFormat, string> = {
 };
 
 const NOTES: Record<ExportFormat, string> = {
-  hf: 'Rows are `{messages, tools}` for TRL `SFTTrainer`, Axolotl `type: chat_template` and Unsloth: tool-call `arguments` are JSON objects, `tools` is a JSON string. The fixed greeting is kept as the first assistant turn; the user’s final stop turn is left out.',
+  hf: 'Rows are `{messages, tools}` for TRL `SFTTrainer`, Axolotl `type: chat_template` and Unsloth: tool-call `arguments` are JSON objects, `tools` is a JSON string. The fixed greeting is kept as the first assistant turn; the user’s final stop turn is left out. Assistant messages of a conversation prefix (`cove generate --from`) carry `train: false` and `weight: 0` (Axolotl: `message_field_training: train`).',
   openai:
-    'Rows are OpenAI chat fine-tuning lines: `arguments` are JSON strings, every assistant message has a `weight` (0 on the fixed greeting, which no model wrote), `parallel_tool_calls` is set per row. The user’s final stop turn is left out.',
+    'Rows are OpenAI chat fine-tuning lines: `arguments` are JSON strings, every assistant message has a `weight` (0 on the fixed greeting, which no model wrote, and on the messages of a conversation prefix given with `cove generate --from`), `parallel_tool_calls` is set per row. The user’s final stop turn is left out.',
   sharegpt:
-    'Rows are LLaMA-Factory ShareGPT (`human`/`gpt`/`function_call`/`observation`, the system prompt in `system`, `tools` a JSON string); register them with `dataset_info.json`. Several calls in one turn are one `function_call` holding a JSON list, their results one `observation`. The fixed greeting and the user’s final stop turn are left out.',
-  verl: 'Rows are Parquet for verl’s multi-turn SFT dataset (`messages`, `tools`, `data_source`, `extra_info`); `tools`, `extra_info` and tool-call `arguments` are JSON strings (no Arrow struct unification). Train with `data.custom_cls.path=cove_verl_dataset.py data.custom_cls.name=CoveMultiTurnSFTDataset`. The user’s final stop turn is left out.',
+    'Rows are LLaMA-Factory ShareGPT (`human`/`gpt`/`function_call`/`observation`, the system prompt in `system`, `tools` a JSON string); register them with `dataset_info.json`. Several calls in one turn are one `function_call` holding a JSON list, their results one `observation`. The fixed greeting and the user’s final stop turn are left out; conversations that continue a prefix (`cove generate --from`) are left out (no per-turn weight).',
+  verl: 'Rows are Parquet for verl’s multi-turn SFT dataset (`messages`, `tools`, `data_source`, `extra_info`); `tools`, `extra_info` and tool-call `arguments` are JSON strings (no Arrow struct unification). Train with `data.custom_cls.path=cove_verl_dataset.py data.custom_cls.name=CoveMultiTurnSFTDataset`. The user’s final stop turn is left out; conversations that continue a prefix (`cove generate --from`) are left out (verl trains every assistant turn).',
   tau2: 'The file is τ²-bench’s results format (`tau2 view --file …` shows it); every message of each trajectory is kept.',
 };
 
@@ -177,6 +178,11 @@ async function writeGroup(
   if (o.format === 'verl') {
     const w = new VerlParquetWriter(file, `cove ${o.coveVersion}`);
     for await (const { conv } of g.items()) {
+      // verl trains every assistant turn: a conversation prefix (`--from`) cannot be kept out of the loss
+      if (hasPrefix(conv)) {
+        stats.skip('prefix_not_maskable');
+        continue;
+      }
       w.add(verlRow(conv));
       stats.add(conv);
     }

@@ -51,10 +51,10 @@ export function doNothingReward(
   return reward;
 }
 
-/** The {@link DoNothingBaseline} of `tasks` (in order; ids as given). */
+/** The {@link DoNothingBaseline} of `tasks` (in order; ids as given); `base` may differ per task (`--from`). */
 export async function doNothingBaseline(
   domain: Domain,
-  base: EnvironmentBase,
+  base: EnvironmentBase | ((task: RunTask) => EnvironmentBase),
   tasks: readonly RunTask[],
   semantics: Semantics,
 ): Promise<DoNothingBaseline> {
@@ -64,7 +64,12 @@ export async function doNothingBaseline(
   let withReward = 0;
   let notEvaluated = 0;
   for (const task of tasks) {
-    const reward = await doNothingReward(domain, base, task, semantics);
+    const reward = await doNothingReward(
+      domain,
+      typeof base === 'function' ? base(task) : base,
+      task,
+      semantics,
+    );
     if (reward === null) {
       notEvaluated++;
       continue;

@@ -95,6 +95,8 @@ function prepare(r: ConversationRecord, cache: Map<string, string[]>): Prepared 
   const toolResults: string[] = [];
   const values = new Set<string>();
   for (const m of r.messages) {
+    // a conversation prefix (`--from`) was given, not generated: the measures cover the episode's own messages
+    if (m.cove_prefix === true) continue;
     if (m.role === 'user') {
       const text = measuredUserText(m.content ?? '');
       if (text !== '') userTexts.push(text);
@@ -188,7 +190,7 @@ function topTemplate(convs: readonly Prepared[]): ConversationMetrics['top_user_
  * distinct-2 of user text (seeded samples from `seed`), repeated user messages, clarifying questions, partial
  * information, changes of mind, push-back and transfers (from enacted events and from text), tool errors, the
  * most frequent user sentence template and the tools used. Shares are of conversations unless named otherwise,
- * rounded to 4 decimals; an empty input gives zeros. Pure: the same records and seed give the same result, in any
+ * rounded to 4 decimals; an empty input gives zeros. Messages of a conversation prefix (`cove_prefix`) are left out. Pure: the same records and seed give the same result, in any
  * order of the records (they are sorted by `id` first).
  */
 export function conversationMetrics(records: readonly ConversationRecord[], seed = 0): ConversationMetrics {

@@ -18,10 +18,11 @@ import {
   type RunContext,
   runTaskEpisode,
 } from './episode-runner.js';
+import type { PrefixStates } from './prefix-states.js';
 import { checkRunFolder, openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
 import { sftRows } from './sft.js';
 import { type RunSummary, summarize } from './summary.js';
-import { keptForSft, type TrajectoryRecord, type TrajectorySettings } from './trajectory.js';
+import { type SftOptions, sftFilter, type TrajectoryRecord, type TrajectorySettings } from './trajectory.js';
 import { loadTrajectoryLog, setAsideDamaged, TrajectoryLog } from './trajectory-log.js';
 
 /** Everything `cove generate` needs once the DB and the tasks are ready. */
@@ -58,6 +59,8 @@ export interface GenerateJob {
   readonly meter?: UsageMeter;
   /** Stop starting episodes once this many trajectories in the folder pass (`--target-sft`). */
   readonly targetSft?: number;
+  /** Which trajectories enter sft.jsonl beyond the default rule (`--allow-simulated-tools`). */
+  readonly sft?: SftOptions;
   /** Polled before each new episode; true stops starting new ones (budget reached, Ctrl-C). */
   readonly shouldStop?: () => boolean;
   /** Told about repairs made to the run folder on resume (a torn last line, damaged lines). */
@@ -70,6 +73,8 @@ export interface GenerateJob {
    * episode that could not be run (it is left out and run again by the next invocation).
    */
   readonly runEpisode?: EpisodeExecutor;
+  /** The conversation prefixes of a `--from` run (tasks name theirs in `cove.prefix`). */
+  readonly prefixes?: PrefixStates;
 }
 
 /** Runs one episode of (task, trial, attempt) and returns its trajectory record. */
@@ -162,6 +167,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
     limits: job.limits,
     coveVersion: job.coveVersion,
     ...(job.judge === undefined ? {} : { judge: job.judge }),
+    ...(job.prefixes === undefined ? {} : { prefixes: job.prefixes }),
   };
   const log = new TrajectoryLog(paths.trajectories);
   const limit = pLimit(Math.max(1, job.concurrency));
@@ -169,12 +175,13 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   let newEpisodes = 0;
   let newInfrastructureErrors = 0;
   let gaveUp = false;
-  let passed = records.filter(keptForSft).length;
+  const kept = sftFilter(job.sft);
+  let passed = records.filter(kept).length;
   let superseded = loaded.duplicates + loaded.corrupt.length;
   let notRun = 0;
   const execute = job.runEpisode ?? runTaskEpisode;
   const total = job.tasks.length;
-  const keptTasks = new Set(records.filter(keptForSft).map((r) => r.task_index));
+  const keptTasks = new Set(records.filter(kept).map((r) => r.task_index));
   if (job.runEpisode === undefined) job.base.warm(Math.min(job.concurrency, total));
   // with a budget, episodes start only while it can pay for them (the meter is run-wide: earlier episodes count)
   const gate = new BudgetGate(
@@ -225,7 +232,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               }
               records.push(record);
               byId.set(id, record);
-              if (keptForSft(record)) {
+              if (kept(record)) {
                 passed++;
                 keptTasks.add(record.task_index);
               }
@@ -254,7 +261,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               }
             }
             ran = true;
-            if (keptForSft(record)) break;
+            if (kept(record)) break;
           }
           if (!ran) return; // stopped before this task started
           done++;
@@ -295,7 +302,9 @@ function runBaseline(
   const covered = tasks
     .filter((t) => attempted.has(t.id) && t.descriptive === undefined)
     .map((t) => own.get(t.id) ?? t);
-  return doNothingBaseline(job.domain, job.base, covered, job.settings.semantics);
+  const prefixes = job.prefixes;
+  const base = prefixes === undefined ? job.base : (t: RunTask) => prefixes.of(t)?.base ?? job.base;
+  return doNothingBaseline(job.domain, base, covered, job.settings.semantics);
 }
 
 /** The run's whole task list: tasks.json may hold more tasks than this command asked for (an earlier, larger --n). */
@@ -306,13 +315,13 @@ function allTasks(file: string, tasks: readonly RunTask[]): readonly RunTask[] {
 
 /** Rewrites sft.jsonl and summary.json from all trajectories of the run (atomically). */
 export function writeDerived(
-  job: Pick<GenerateJob, 'out' | 'runName' | 'tasks' | 'agentContext'>,
+  job: Pick<GenerateJob, 'out' | 'runName' | 'tasks' | 'agentContext' | 'sft'>,
   records: readonly TrajectoryRecord[],
   wallTimeS: number,
   baseline?: DoNothingBaseline,
 ): RunSummary {
   const paths = runPaths(job.out);
-  const rows = sftRows(records, job.agentContext.systemPrompt);
+  const rows = sftRows(records, job.agentContext.systemPrompt, job.sft);
   writeFileAtomic(paths.sft, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const facts = job.tasks.flatMap((t) =>
     t.cove === undefined
@@ -326,7 +335,7 @@ export function writeDerived(
           },
         ],
   );
-  const summary = summarize(job.runName, records, facts, wallTimeS, baseline);
+  const summary = summarize(job.runName, records, facts, wallTimeS, baseline, job.sft);
   writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

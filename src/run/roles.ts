@@ -5,9 +5,16 @@ import type { RoleConfig } from '../llm/config.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import { LlmAgent } from '../sim/llm-agent.js';
 import { LlmUser } from '../sim/llm-user.js';
+import { ToolModel } from '../sim/model-tools/tool-model.js';
 import { JsonUser } from '../sim/model-user/json-user.js';
 import { JSON_USER_GUIDELINES } from '../sim/model-user/json-user-prompt.js';
 import type { UserStyle } from '../sim/model-user/user-style.js';
+import {
+  conversationSoFar,
+  modelUserAfter,
+  scriptedAgentAfter,
+  scriptedUserAfter,
+} from '../sim/prefix/prefix-roles.js';
 import { scenarioText, userSystemPrompt } from '../sim/user-guidelines.js';
 import type { CoveBlock } from '../tasks/cove-task.js';
 import type { RunTask } from '../tasks/task.js';
@@ -33,12 +40,16 @@ export interface RoleChoice {
   readonly agent: 'oracle' | RoleConfig;
   /** `scripted`, or a resolved model config. */
   readonly user: 'scripted' | RoleConfig;
+  /** The model playing every tool output (`--tool-outputs model`); absent when the database executes the calls. */
+  readonly tools?: RoleConfig;
 }
 
 /**
  * Builds the role factory of a run. Scripted roles need generated tasks (`cove` block); a model agent gets the
  * run's system prompt and tools; a model user gets the user guidelines and the task's τ² scenario (in the JSON
- * style, cove's JSON-user guidelines instead of `userGuidelines`).
+ * style, cove's JSON-user guidelines instead of `userGuidelines`). With a conversation prefix (`--from`) the
+ * scripted roles are shown the episode without it and the scripted user bridges into its request; a model user's
+ * prompt adds the conversation so far ({@link conversationSoFar}).
  * @throws {ConfigError} for a domain without scripted roles, or a model role without an API key.
  */
 export function createRoleFactory(
@@ -60,34 +71,57 @@ export function createRoleFactory(
     choice.user === 'scripted' ? undefined : new ChatModel('user', choice.user, context.models);
   const userStyle: UserStyle | undefined =
     userModel === undefined ? undefined : (userModel.config.style ?? 'stop-token');
+  const toolsModel =
+    choice.tools === undefined ? undefined : new ChatModel('tools', choice.tools, context.models);
+  const schemas = domain.outputSchemas ?? {};
+  if (toolsModel !== undefined) {
+    const missing = domain.tools.map((t) => t.name).filter((name) => schemas[name] === undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `--tool-outputs model: domain ${domain.name} has no output schema for ${missing.join(', ')}, so a model cannot play its tools; use --tool-outputs execute`,
+      );
+    }
+  }
   return {
+    ...(toolsModel === undefined
+      ? {}
+      : {
+          toolOutputs: {
+            name: toolsModel.config.model,
+            create: (task: RunTask) =>
+              new ToolModel(toolsModel, context.agentContext.tools, schemas, task.id),
+          },
+        }),
     agentName: agentModel === undefined ? 'oracle' : agentModel.config.model,
     userName: userModel === undefined ? 'scripted' : userModel.config.model,
     ...(userStyle === undefined ? {} : { userStyle }),
-    createAgent: (task, rng) =>
-      agentModel === undefined
-        ? (sim as NonNullable<typeof sim>).createOracleAgent(coveBlockFor(task, 'the oracle agent'), rng)
-        : new LlmAgent(agentModel, context.agentContext, task.id),
-    createUser: (task, rng) =>
-      userModel === undefined
-        ? (sim as NonNullable<typeof sim>).createScriptedUser(coveBlockFor(task, 'the scripted user'), rng)
-        : userStyle === 'json'
-          ? new JsonUser(
-              userModel,
-              userSystemPrompt(
-                JSON_USER_GUIDELINES,
-                scenarioText(task.user_scenario.instructions, task.user_scenario.persona),
-              ),
-              task.id,
-            )
-          : new LlmUser(
-              userModel,
-              userSystemPrompt(
-                context.userGuidelines,
-                scenarioText(task.user_scenario.instructions, task.user_scenario.persona),
-              ),
-              task.id,
-            ),
+    createAgent: (task, rng, prefix) => {
+      if (agentModel !== undefined) return new LlmAgent(agentModel, context.agentContext, task.id);
+      const oracle = (sim as NonNullable<typeof sim>).createOracleAgent(
+        coveBlockFor(task, 'the oracle agent'),
+        rng,
+      );
+      return prefix === undefined ? oracle : scriptedAgentAfter(oracle, prefix);
+    },
+    createUser: (task, rng, prefix) => {
+      if (userModel === undefined) {
+        const user = (sim as NonNullable<typeof sim>).createScriptedUser(
+          coveBlockFor(task, 'the scripted user'),
+          rng,
+        );
+        return prefix === undefined ? user : scriptedUserAfter(user, prefix, rng.child('prefix'));
+      }
+      const scenario = scenarioText(task.user_scenario.instructions, task.user_scenario.persona);
+      const guidelines = userStyle === 'json' ? JSON_USER_GUIDELINES : context.userGuidelines;
+      const prompt =
+        userSystemPrompt(guidelines, scenario) +
+        (prefix === undefined ? '' : `\n\n${conversationSoFar(prefix)}`);
+      const user =
+        userStyle === 'json'
+          ? new JsonUser(userModel, prompt, task.id)
+          : new LlmUser(userModel, prompt, task.id);
+      return prefix === undefined ? user : modelUserAfter(user, prefix);
+    },
   };
 }
 
@@ -98,7 +132,13 @@ export function scriptedRoles(domain: Domain): RoleFactory {
   return {
     agentName: 'oracle',
     userName: 'scripted',
-    createAgent: (task, rng) => sim.createOracleAgent(coveBlockFor(task, 'the oracle agent'), rng),
-    createUser: (task, rng) => sim.createScriptedUser(coveBlockFor(task, 'the scripted user'), rng),
+    createAgent: (task, rng, prefix) => {
+      const oracle = sim.createOracleAgent(coveBlockFor(task, 'the oracle agent'), rng);
+      return prefix === undefined ? oracle : scriptedAgentAfter(oracle, prefix);
+    },
+    createUser: (task, rng, prefix) => {
+      const user = sim.createScriptedUser(coveBlockFor(task, 'the scripted user'), rng);
+      return prefix === undefined ? user : scriptedUserAfter(user, prefix, rng.child('prefix'));
+    },
   };
 }

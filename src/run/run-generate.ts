@@ -5,13 +5,14 @@ import type { AgentContext } from '../sim/agent-context.js';
 import type { EpisodeLimits } from '../sim/episode-session.js';
 import type { RoleFactory } from './episode-runner.js';
 import { type EpisodeExecutor, generate } from './generate.js';
+import type { PrefixStates } from './prefix-states.js';
 import { checkRunFolder, type RunPaths, runPaths } from './run-folder.js';
 import { checkRunFolderWritable, runIdOf } from './run-identity.js';
 import { lockRunFolder } from './run-lock.js';
 import type { RunSummary } from './summary.js';
 import { dropTaskCheckpoint, openTaskCheckpoint } from './task-checkpoint.js';
 import type { TaskSource } from './task-source.js';
-import type { TrajectorySettings } from './trajectory.js';
+import type { SftOptions, TrajectorySettings } from './trajectory.js';
 
 /** A progress display for one phase (`tasks` while synthesizing, `episodes` while running). */
 export interface PhaseProgress {
@@ -39,6 +40,8 @@ export interface GenerateRunOptions {
   readonly attempts: number;
   /** Keep adding tasks until this many trajectories pass (at most 50× the target). */
   readonly targetSft?: number;
+  /** Which trajectories enter sft.jsonl beyond the default rule (`--allow-simulated-tools`). */
+  readonly sft?: SftOptions;
   /** Settings that must match to resume; the run's id is derived from it. */
   readonly fingerprint: Readonly<Record<string, unknown>>;
   readonly coveVersion: string;
@@ -53,6 +56,8 @@ export interface GenerateRunOptions {
   readonly onWarning?: (message: string) => void;
   /** Runs one episode elsewhere (the distributed coordinator, docs/distributed.md); default: in this process. */
   readonly runEpisode?: EpisodeExecutor;
+  /** `--from`: the conversation prefixes, replayed on the source's base (the source pairs tasks with them). */
+  readonly prefixes?: PrefixStates;
 }
 
 /** What a run did. */
@@ -145,10 +150,12 @@ async function runLocked(options: GenerateRunOptions, paths: RunPaths): Promise<
       },
       shouldStop: stopped,
       ...(targetSft === undefined ? {} : { targetSft }),
+      ...(options.sft === undefined ? {} : { sft: options.sft }),
       ...(options.meter === undefined ? {} : { meter: options.meter }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
       ...(options.runEpisode === undefined ? {} : { runEpisode: options.runEpisode }),
+      ...(options.prefixes === undefined ? {} : { prefixes: options.prefixes }),
     });
     progress.stop((stopped() || result.stoppedEarly) && doneTasks < tasks.length ? 'stopped' : undefined);
     if (checkpoint !== undefined) dropTaskCheckpoint(paths); // tasks.json holds them now

@@ -46,6 +46,11 @@ export interface GenerateIdentity {
   readonly userStyle?: string;
   /** The rubric judge of descriptive tasks (`--judge`); recorded only when set, so earlier run folders still resume. */
   readonly judge?: string;
+  /** `--from`: the sha256 of the conversations file (a changed file is another run); recorded only when set. */
+  readonly from?: string;
+  /** `--tool-outputs model` and the model that played the tools; recorded only then (earlier folders resume). */
+  readonly toolOutputs?: 'model';
+  readonly toolModel?: string;
 }
 
 /**
@@ -73,6 +78,10 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
       ? {}
       : { user_style: identity.userStyle }),
     ...(identity.judge === undefined ? {} : { judge: identity.judge }),
+    ...(identity.from === undefined ? {} : { from: identity.from }),
+    ...(identity.toolOutputs === undefined
+      ? {}
+      : { tool_outputs: identity.toolOutputs, tool_model: identity.toolModel ?? null }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { LoadedDb } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
 import type { RunTask } from '../tasks/task.js';
+import type { PrefixStates } from './prefix-states.js';
 import type { TaskCheckpoint } from './task-checkpoint.js';
 
 /** Where a run's tasks come from: synthesized on demand from a DB, or read from a file. */
@@ -29,4 +30,6 @@ export interface TaskSource {
   readonly cove: boolean;
   /** tasks.json text for a tasks file that is copied as it is (τ² tasks). */
   readonly tasksText?: string;
+  /** `--from`: the conversation prefixes replayed on {@link loaded}'s base (tasks name theirs in `cove.prefix`). */
+  readonly prefixes?: PrefixStates;
 }

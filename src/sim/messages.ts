@@ -12,11 +12,16 @@ export interface ToolCall {
 export interface SystemMessage {
   readonly role: 'system';
   readonly content: string;
+  /** Never set: a conversation prefix holds no system message. */
+  readonly cove_prefix?: undefined;
 }
 
 export interface UserMessage {
   readonly role: 'user';
   readonly content: string;
+  /** Set on the messages of a conversation prefix (`cove generate --from`): given, not generated; weight 0 in
+   * every training export. */
+  readonly cove_prefix?: true;
 }
 
 export interface AssistantMessage {
@@ -25,6 +30,9 @@ export interface AssistantMessage {
   readonly tool_calls?: readonly ToolCall[];
   /** Reasoning text when the model server returned one (kept, never shown to the user). */
   readonly reasoning_content?: string;
+  /** Set on the messages of a conversation prefix (`cove generate --from`): given, not generated; weight 0 in
+   * every training export. */
+  readonly cove_prefix?: true;
 }
 
 export interface ToolMessage {
@@ -32,6 +40,9 @@ export interface ToolMessage {
   readonly tool_call_id: string;
   readonly name: string;
   readonly content: string;
+  /** Set on the messages of a conversation prefix (`cove generate --from`): given, not generated; weight 0 in
+   * every training export. */
+  readonly cove_prefix?: true;
 }
 
 export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

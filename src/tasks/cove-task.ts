@@ -58,6 +58,9 @@ export interface CoveBlock {
   /** How the user behaves: persona, knowledge profile and events (docs/conversations.md); absent in tasks made
    * before cove drew it. */
   readonly behaviour?: Behaviour;
+  /** The conversation the task's episodes continue (`cove generate --from`): its id and position in the file; the
+   * task was drawn from the state after that conversation's tool calls. Absent for tasks that start afresh. */
+  readonly prefix?: { readonly id: string; readonly index: number };
 }
 
 /** A generated task: τ²'s task fields, loadable by τ², plus the `cove` block. */
@@ -101,6 +104,7 @@ const coveBlockSchema = z.looseObject({
   index: z.number(),
   domain: z.string(),
   user_id: z.string().optional(),
+  prefix: z.object({ id: z.string(), index: z.number().int().min(0) }).optional(),
 });
 
 /**

@@ -99,7 +99,8 @@ export function taskGoldState(base: EnvironmentBase, task: CoveTask): GoldState 
 export function verifyTrajectory(input: VerifyInput): Verification {
   const { task, final } = input;
   const gamma = input.gamma ?? 0.5;
-  const texts = agentTexts(input.messages);
+  // what the agent of a conversation prefix (`--from`) said was given, not achieved: it tells the user nothing
+  const texts = agentTexts(input.messages.filter((m) => m.cove_prefix !== true));
   const semantics = task.cove.semantics;
   const terminationOk = input.termination === 'user_stop' || input.termination === 'agent_stop';
   const constraints = task.cove.constraints.map((c) => {

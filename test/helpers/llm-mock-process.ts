@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { type CliResult, REPO } from './cli.js';
 
@@ -33,6 +34,30 @@ async function stop(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited(child);
   clearTimeout(timer);
+}
+
+/**
+ * `GET /stats` on a connection of its own (`agent: false`): a pooled keep-alive socket that the server closes
+ * while a test pauses fails the next request with "other side closed".
+ */
+function getStats(origin: string): Promise<MockLlmStats> {
+  return new Promise((resolve, reject) => {
+    get(`${origin}/stats`, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => {
+        body += d;
+      });
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(body) as MockLlmStats);
+        } catch (e) {
+          reject(
+            new Error(`GET ${origin}/stats gave ${res.statusCode}: ${body.slice(0, 200)} (${String(e)})`),
+          );
+        }
+      });
+    }).on('error', reject);
+  });
 }
 
 /**
@@ -72,7 +97,7 @@ export function startMockLlm(args: readonly string[]): Promise<MockLlmProcess> {
       const origin = baseUrl.slice(0, -'/v1'.length);
       resolve({
         baseUrl,
-        stats: async () => (await (await fetch(`${origin}/stats`)).json()) as MockLlmStats,
+        stats: () => getStats(origin),
         close: () => stop(child),
         stderr: () => stderr,
       });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCove } from '../helpers/cli.js';
-import { type MockLlmProcess, type MockLlmStats, startMockLlm } from '../helpers/llm-mock-process.js';
+import { type MockLlmProcess, startMockLlm } from '../helpers/llm-mock-process.js';
 import { NORTHWIND, northwindScript } from '../helpers/synth-scripts.js';
 
 // `cove synth pipeline` with the list of stages as data: a stage dropped, one replaced by an external command,
@@ -28,15 +28,6 @@ const typed = lines.map((l) => JSON.parse(l)).filter((t) => !seen.has(t.name) &&
 if (process.env.COVE_STAGE !== 'schemas') process.exit(3);
 writeFileSync(out, typed.map((t) => JSON.stringify(t)).join('\\n') + '\\n');
 `;
-
-/** The mock's counters; asked again once when a kept-alive socket was closed by the server meanwhile. */
-async function statsOf(server: MockLlmProcess): Promise<MockLlmStats> {
-  try {
-    return await server.stats();
-  } catch {
-    return server.stats();
-  }
-}
 
 let dir: string;
 let server: MockLlmProcess;
@@ -80,13 +71,13 @@ describe('cove synth pipeline', () => {
     // both questions were answered with the same two tools: 4 records in, one per name out
     expect(own).toMatchObject({ stage: 'schemas', role: 'external', records: 2, input_records: 4 });
     // northwind's script: questions 2 (a retry), tools 2, sql 3 (a repair); no expand, no schemas request
-    expect((await statsOf(server)).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
+    expect((await server.stats()).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
 
     // run again: every step is done, nothing is asked; --config, the old name of --pipeline, still works and says so
     const again = runCove(['synth', 'pipeline', '--config', join(dir, 'first.json'), '--quiet']);
     expect(again.status).toBe(0);
     expect(again.stderr).toContain('note: --config of cove synth pipeline is now --pipeline');
-    expect((await statsOf(server)).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
+    expect((await server.stats()).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
 
     writeFileSync(
       join(dir, 'second.json'),
@@ -109,7 +100,7 @@ describe('cove synth pipeline', () => {
       'update_product_stock',
       'get_supplier',
     ]);
-    expect((await statsOf(server)).byRole).toEqual({
+    expect((await server.stats()).byRole).toEqual({
       questions: 2,
       tools: 2,
       expand: 1,

@@ -4,22 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockScript } from '../../src/server/mock-llm/app.js';
 import { runCove } from '../helpers/cli.js';
-import {
-  type MockLlmProcess,
-  type MockLlmStats,
-  spawnCove,
-  startMockLlm,
-} from '../helpers/llm-mock-process.js';
+import { type MockLlmProcess, spawnCove, startMockLlm } from '../helpers/llm-mock-process.js';
 import { CHINOOK, chinookScript, NORTHWIND, northwindScript } from '../helpers/synth-scripts.js';
-
-/** The mock's counters; asked again once when a kept-alive socket was closed by the server meanwhile. */
-async function statsOf(server: MockLlmProcess): Promise<MockLlmStats> {
-  try {
-    return await server.stats();
-  } catch {
-    return server.stats();
-  }
-}
 
 // `cove synth tools --db … --model …` over real sockets: cove mock-llm (script mode) plays every stage.
 
@@ -113,7 +99,7 @@ describe.each([
       const spec = JSON.parse(readFileSync(out, 'utf8'));
       expect(spec.name).toBe(name);
       expect(spec.tools.map((t: { name: string }) => t.name)).toEqual(tools);
-      const stats = await statsOf(server);
+      const stats = await server.stats();
       expect(stats.byRole).toEqual(calls);
       const work = join(dir, name, 'spec.stages');
       for (const [stage, n] of Object.entries(calls)) {
@@ -173,7 +159,7 @@ describe('a pipeline killed in the middle of a stage', () => {
       expect(
         runCove([...synthArgs(CHINOOK, 'chinook', server.baseUrl, clean), '--concurrency', '1']).status,
       ).toBe(0);
-      const before = await statsOf(server);
+      const before = await server.stats();
 
       const out = join(dir, 'killed', 'spec.json');
       const progress = join(dir, 'killed', 'spec.stages', 'sql.jsonl.progress');
@@ -187,11 +173,11 @@ describe('a pipeline killed in the middle of a stage', () => {
       const killed = await child.result;
       expect(killed.signal).toBe('SIGKILL');
       expect(existsSync(out)).toBe(false);
-      const mid = await statsOf(server);
+      const mid = await server.stats();
 
       const r = runCove([...synthArgs(CHINOOK, 'chinook', server.baseUrl, out), '--concurrency', '1']);
       expect(r.status).toBe(0);
-      const after = await statsOf(server);
+      const after = await server.stats();
       const work = (f: string) => join(f, '..', 'spec.stages');
       for (const stage of ['questions', 'tools', 'expand', 'schemas', 'sql']) {
         const a = join(work(clean), `${stage}.jsonl`);

@@ -1,5 +1,5 @@
 import type { ExportConversation } from '../conversation.js';
-import { parseArguments, trainingMessages } from '../conversation.js';
+import { isPrefix, parseArguments, trainingMessages } from '../conversation.js';
 
 /** One line of the `hf` format (TRL `SFTTrainer`, Axolotl `chat_template`, Unsloth). */
 export interface HfRow {
@@ -13,11 +13,13 @@ export interface HfRow {
  * (training-formats §2.2): the system prompt first, assistant tool calls with `arguments` as JSON **objects**
  * (chat templates such as Qwen2.5's `tojson` would double-encode a string), tool messages with `name` and
  * `tool_call_id`, `content` omitted on a pure tool-call turn, and `tools` as a JSON string. The user's final
- * stop turn is left out ({@link trainingMessages}). `reasoning_content` is kept when the model returned one.
+ * stop turn is left out ({@link trainingMessages}). `reasoning_content` is kept when the model returned one. The assistant messages of a conversation prefix
+ * (`--from`) carry `train: false` and `weight: 0` (Axolotl's `message_field_training: train` honours the first; TRL
+ * trains every assistant turn, so use `openai` or leave such runs out there).
  */
 export function hfRow(conv: ExportConversation): HfRow {
   const messages: Record<string, unknown>[] = [{ role: 'system', content: conv.system }];
-  for (const m of trainingMessages(conv.messages)) {
+  trainingMessages(conv.messages).forEach((m, i) => {
     switch (m.role) {
       case 'assistant': {
         const out: Record<string, unknown> = { role: 'assistant' };
@@ -31,6 +33,11 @@ export function hfRow(conv: ExportConversation): HfRow {
           }));
         }
         if (out.content === undefined && out.tool_calls === undefined) out.content = '';
+        if (isPrefix(conv.messages, i)) {
+          // a conversation prefix (`--from`) is context, not a target: Axolotl reads `train`, other tools `weight`
+          out.train = false;
+          out.weight = 0;
+        }
         messages.push(out);
         break;
       }
@@ -40,6 +47,6 @@ export function hfRow(conv: ExportConversation): HfRow {
       default:
         messages.push({ role: m.role, content: m.content });
     }
-  }
+  });
   return { messages, tools: JSON.stringify(conv.tools) };
 }

@@ -1,5 +1,5 @@
 import type { ExportConversation } from '../conversation.js';
-import { isGreeting, trainingMessages } from '../conversation.js';
+import { isGreeting, isPrefix, trainingMessages } from '../conversation.js';
 
 /** One line of the `openai` format (OpenAI chat fine-tuning with tools). */
 export interface OpenAiRow {
@@ -12,7 +12,7 @@ export interface OpenAiRow {
  * The OpenAI fine-tuning row of a conversation (training-formats §2.1; `FineTuneChatRequestInput`): the system
  * prompt first, `arguments` as JSON **strings** (the wire format), tool messages as `{role, tool_call_id,
  * content}`, and a `weight` on every assistant message: 1 where the agent wrote it, 0 on the fixed greeting (no
- * model wrote it). Only assistant messages carry `weight` (the API trains nothing else). `parallel_tool_calls`
+ * model wrote it) and on the messages of a conversation prefix (`--from`: given, not generated). Only assistant messages carry `weight` (the API trains nothing else). `parallel_tool_calls`
  * is true when some turn makes several calls. `reasoning_content` is dropped (not part of the format).
  */
 export function openAiRow(conv: ExportConversation): OpenAiRow {
@@ -30,7 +30,7 @@ export function openAiRow(conv: ExportConversation): OpenAiRow {
           }));
           if (m.tool_calls.length > 1) parallel = true;
         }
-        out.weight = isGreeting(conv.messages, i) ? 0 : 1;
+        out.weight = isGreeting(conv.messages, i) || isPrefix(conv.messages, i) ? 0 : 1;
         messages.push(out);
         break;
       }

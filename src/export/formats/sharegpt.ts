@@ -1,5 +1,5 @@
 import type { ExportConversation } from '../conversation.js';
-import { isGreeting, parseArguments, trainingMessages } from '../conversation.js';
+import { hasPrefix, isGreeting, parseArguments, trainingMessages } from '../conversation.js';
 
 /** One turn of LLaMA-Factory's ShareGPT format. */
 export interface ShareGptTurn {
@@ -16,7 +16,7 @@ export interface ShareGptRow {
 }
 
 /** Why a conversation cannot be written in ShareGPT (counted in the dataset card). */
-export type ShareGptSkip = 'text_with_tool_call' | 'not_alternating';
+export type ShareGptSkip = 'text_with_tool_call' | 'not_alternating' | 'prefix_not_maskable';
 
 /**
  * How LLaMA-Factory's Qwen-style templates separate several tool results merged into one `observation` (the
@@ -33,9 +33,12 @@ export const OBSERVATION_JOIN = '\n</tool_response>\n<tool_response>\n';
  * {@link OBSERVATION_JOIN}). The fixed greeting is left out, since LLaMA-Factory wants `human` first, and so is
  * the user's final stop turn (it wants `gpt`/`function_call` last). A turn with both text and tool calls has no
  * faithful ShareGPT form (LLaMA-Factory's function formatter parses the whole value as JSON), so such a
- * conversation is left out, as is one whose turns do not alternate (LLaMA-Factory would skip it with a warning).
+ * conversation is left out, as is one whose turns do not alternate (LLaMA-Factory would skip it with a warning), and one that continues a
+ * conversation prefix (`--from`; LLaMA-Factory has no per-turn weight to keep the prefix out of the loss).
  */
 export function shareGptRow(conv: ExportConversation): ShareGptRow | { skip: ShareGptSkip } {
+  // LLaMA-Factory trains every gpt turn: a conversation prefix (`--from`) cannot be kept out of the loss
+  if (hasPrefix(conv)) return { skip: 'prefix_not_maskable' };
   const turns: ShareGptTurn[] = [];
   const messages = trainingMessages(conv.messages);
   let pending: string[] = [];
