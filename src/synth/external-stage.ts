@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 import { canonicalSha256, sha256Hex } from '../core/hash.js';
 import type { PyJsonInput } from '../core/py-json.js';
-import { readRecords } from './records.js';
+import { readRecords, StageRecordError } from './records.js';
 import type { AnyStage } from './registry.js';
 import { type StageSummary, summaryPathOf } from './run-stage.js';
 import { zeroUsage } from './unit-context.js';
@@ -86,7 +86,20 @@ export async function runExternalStage(options: ExternalStageOptions): Promise<S
     );
   if (!existsSync(tmp))
     throw new ConfigError(`stage ${stage.name}: ${options.command.join(' ')} wrote no --out file`);
-  const records = readRecords(stage.name, tmp, stage.output);
+  let records: ReturnType<typeof readRecords>;
+  try {
+    records = readRecords(stage.name, tmp, stage.output);
+  } catch (e) {
+    if (!(e instanceof StageRecordError)) throw e;
+    // the file is the command's output: the fix is in the command (the file is kept to look at)
+    throw new StageRecordError(
+      stage.name,
+      tmp,
+      e.line,
+      e.path.slice(`line ${e.line} `.length),
+      `${e.reason.replace(/ \(stage [^)]*\)$/, '')}; written by ${options.command.join(' ')}: fix the command (its output is kept in this file)`,
+    );
+  }
   renameSync(tmp, out);
   const inputs = options.input === undefined ? [] : [options.input];
   const summary: StageSummary & { identity: string; command: readonly string[] } = {
@@ -100,6 +113,7 @@ export async function runExternalStage(options: ExternalStageOptions): Promise<S
     units: { total: 1, done: 1, failed: 0 },
     records: records.length,
     usage: zeroUsage(),
+    interrupted_usage: zeroUsage(),
     counts: {},
     notes: [],
     command: options.command,

@@ -16,7 +16,7 @@ import { type StageModelFlags, stageModel } from './stage-model.js';
 import { SqlToolRecord } from './stages/tool-records.js';
 
 /**
- * `cove synth pipeline --config pipeline.json`: a list of stages given as data (docs/synthesis-stages.md
+ * `cove synth pipeline --pipeline pipeline.json`: a list of stages given as data (docs/synthesis-stages.md
  * "Pipelines"). Each step reads the previous step's output (or its own `in`), and is one of: a cove stage, your own
  * command (`command`), or a saved output (`use`: the file is checked and taken as the step's output). Steps resume
  * like single stages; a finished pipeline run again makes no model call.
@@ -103,6 +103,20 @@ export interface RunPipelineOptions {
   readonly log?: (line: string) => void;
 }
 
+/** `settings` with the string values of the `paths` keys resolved by `at`. */
+function resolvePaths(
+  settings: Readonly<Record<string, unknown>>,
+  paths: readonly string[],
+  at: (p: string) => string,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...settings };
+  for (const k of paths) {
+    const v = out[k];
+    if (typeof v === 'string' && v !== '') out[k] = at(v);
+  }
+  return out;
+}
+
 /** Runs the pipeline. @throws what a step throws; the steps done stay done (a rerun resumes). */
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
   const { config, base } = options;
@@ -117,7 +131,12 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const stage = findStage(step.stage);
     if (stage === undefined) throw new ConfigError(`no stage '${step.stage}'`);
     const inputs = step.in?.map(at) ?? (previous === undefined ? [] : [previous]);
-    const settings = step.settings ?? {};
+    // a cove stage runs in this process: its file settings are read from the pipeline file's folder (a command
+    // runs in that folder and gets them as written)
+    const settings =
+      step.command === undefined
+        ? resolvePaths(step.settings ?? {}, stage.pathSettings ?? [], at)
+        : (step.settings ?? {});
     if (step.use !== undefined) {
       const file = at(step.use);
       readRecords(stage.name, file, stage.output); // checked: a saved output must be this stage's records

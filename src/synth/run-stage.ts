@@ -41,8 +41,13 @@ export interface StageSummary {
   readonly units: { readonly total: number; readonly done: number; readonly failed: number };
   /** Records in the output file. */
   readonly records: number;
-  /** Tokens and cost of every model call of the finished units, over all runs of this output file. */
+  /**
+   * Tokens and cost of every model call over all runs of this output file: the finished units' and
+   * `interrupted_usage`.
+   */
   readonly usage: StageUsage;
+  /** The part of `usage` spent by units that did not finish (killed, or stopped by an endpoint failure). */
+  readonly interrupted_usage: StageUsage;
   /** Stage counters summed over the units (e.g. `json_retries`, `repairs`, `dropped`). */
   readonly counts: Readonly<Record<string, number>>;
   readonly notes: readonly string[];
@@ -71,11 +76,28 @@ interface ProgressHeader {
 }
 
 interface ProgressLine extends UnitTally {
+  /** The run of the stage that finished the unit (absent in files of older versions). */
+  readonly run?: string;
   readonly unit: string;
   readonly label: string;
   readonly end: number;
   readonly records: number;
   readonly failed: boolean;
+}
+
+/**
+ * One model call, written to the progress file as soon as it returns, so that the calls of a unit that never
+ * finishes are still counted.
+ */
+interface CallLine {
+  /** The unit's key. */
+  readonly call: string;
+  readonly run: string;
+  readonly usage: StageUsage;
+}
+
+function addUsage(to: StageUsage, u: StageUsage): void {
+  for (const k of Object.keys(to) as (keyof StageUsage)[]) to[k] += u[k];
 }
 
 /** `x.jsonl` → `x.summary.json` (any other name gets `.summary.json` appended). */
@@ -136,13 +158,22 @@ export async function runStage<I extends StageRecord, O extends StageRecord>(
   const done = new Map(progress.lines.map((p) => [p.unit, p]));
   const seen = readIds(stage.name, out, stage.output);
 
+  // names this run in the progress file: the calls of a unit it does not finish are told from those it does
+  const run = `${process.pid}-${Date.now()}`;
   const summary = (): StageSummary => {
     const usage = zeroUsage();
     const counts: Record<string, number> = {};
     const notes: string[] = [];
     let failed = 0;
+    const finished = new Set(progress.lines.map((p) => `${p.unit}\u0000${p.run ?? ''}`));
+    const interrupted = zeroUsage();
+    for (const c of progress.calls) {
+      if (!finished.has(`${c.call}\u0000${c.run}`)) addUsage(interrupted, c.usage);
+    }
+    interrupted.cost_usd = Math.round(interrupted.cost_usd * 1e9) / 1e9;
+    addUsage(usage, interrupted);
     for (const p of progress.lines) {
-      for (const k of Object.keys(usage) as (keyof StageUsage)[]) usage[k] += p.usage[k];
+      addUsage(usage, p.usage);
       for (const [k, v] of Object.entries(p.counts)) counts[k] = (counts[k] ?? 0) + v;
       notes.push(...p.notes);
       if (p.failed) failed++;
@@ -159,6 +190,7 @@ export async function runStage<I extends StageRecord, O extends StageRecord>(
       units: { total: units.length, done: units.filter((u) => done.has(u.key)).length, failed },
       records: seen.size,
       usage,
+      interrupted_usage: interrupted,
       counts: Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1))),
       notes,
     };
@@ -189,6 +221,7 @@ export async function runStage<I extends StageRecord, O extends StageRecord>(
       appendLines(out, lines);
       outLine += lines.length;
       const line: ProgressLine = {
+        run,
         unit: unit.key,
         label: unit.label,
         end: existsSync(out) ? statSync(out).size : 0,
@@ -218,6 +251,11 @@ export async function runStage<I extends StageRecord, O extends StageRecord>(
           label: unit.label,
           model,
           ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onCall: (usage) => {
+            const line: CallLine = { call: unit.key, run, usage };
+            appendLines(progress.file, [JSON.stringify(line)]);
+            progress.calls.push(line);
+          },
         });
         try {
           const recs = await stage.run(unit, ctx);
@@ -256,7 +294,11 @@ function readIds(stage: string, out: string, schema: Stage['output']): Set<strin
  * Opens (or starts) the progress file of `out`: checks it was made by the same stage, seed, model and settings,
  * cuts a torn last line, and cuts `out` back to the end of the last finished unit.
  */
-function openProgress(stage: string, out: string, identity: string): { file: string; lines: ProgressLine[] } {
+function openProgress(
+  stage: string,
+  out: string,
+  identity: string,
+): { file: string; lines: ProgressLine[]; calls: CallLine[] } {
   const file = progressPathOf(out);
   const header: ProgressHeader = { stage, identity };
   if (!existsSync(file)) {
@@ -267,7 +309,7 @@ function openProgress(stage: string, out: string, identity: string): { file: str
     }
     writeFileSync(out, '');
     appendLines(file, [JSON.stringify(header)]);
-    return { file, lines: [] };
+    return { file, lines: [], calls: [] };
   }
   const text = readInputText(file);
   const end = text.lastIndexOf('\n') + 1;
@@ -292,7 +334,9 @@ function openProgress(stage: string, out: string, identity: string): { file: str
       `${out} was written by ${first.stage === stage ? 'this stage with other settings, seed or model' : `stage ${String(first.stage)}`}; give another --out, or remove ${out} and ${file} to start over`,
     );
   }
-  const lines = raw.slice(1).map((l, i) => parse(l, i + 2) as ProgressLine);
+  const all = raw.slice(1).map((l, i) => parse(l, i + 2) as ProgressLine | CallLine);
+  const lines = all.filter((l): l is ProgressLine => 'unit' in l);
+  const calls = all.filter((l): l is CallLine => 'call' in l);
   const keep = lines.at(-1)?.end ?? 0;
   if (!existsSync(out)) writeFileSync(out, '');
   if (statSync(out).size > keep) truncateSync(out, keep); // records of a unit cut short by a kill
@@ -301,5 +345,5 @@ function openProgress(stage: string, out: string, identity: string): { file: str
       `${out} is shorter than ${file} says (${keep} bytes); it was edited: remove both to start over`,
     );
   }
-  return { file, lines };
+  return { file, lines, calls };
 }

@@ -105,6 +105,11 @@ export interface Stage<I extends StageRecord = StageRecord, O extends StageRecor
   readonly description: string;
   /** Flags of `cove synth <stage>` besides the common ones (settings can always be given with `--set k=v`). */
   readonly flags?: readonly StageFlag[];
+  /**
+   * Settings that name files (e.g. `db`): in a pipeline file they are read from the pipeline file's folder, like
+   * every other path there (on the command line, from the working folder).
+   */
+  readonly pathSettings?: readonly string[];
   /** The model role whose config (`roles.<role>` of the config file) a stage uses. @defaultValue 'synth' */
   readonly role?: RoleName;
   readonly input: z.ZodType<I>;

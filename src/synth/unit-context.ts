@@ -60,6 +60,15 @@ export function extractJson(text: string): { value: unknown } | { error: string 
   return { error };
 }
 
+function pickUsage(u: StageUsage | Omit<StageUsage, 'calls'>): Omit<StageUsage, 'calls'> {
+  return {
+    prompt_tokens: u.prompt_tokens,
+    completion_tokens: u.completion_tokens,
+    cost_usd: u.cost_usd,
+    retries: u.retries,
+  };
+}
+
 /** The context a unit runs with (see {@link UnitContext}); `tally` holds what it recorded. */
 export function createUnitContext(args: {
   stage: string;
@@ -69,6 +78,8 @@ export function createUnitContext(args: {
   label: string;
   model: ChatModel | undefined;
   signal?: AbortSignal;
+  /** Told the usage of each model call as soon as it returns (before the unit finishes). */
+  onCall?: (usage: StageUsage) => void;
 }): UnitContext & { readonly tally: UnitTally } {
   const tally: UnitTally = { usage: zeroUsage(), counts: {}, notes: [] };
   const jsonRetries = Number(args.settings.json_retries ?? 2);
@@ -85,6 +96,7 @@ export function createUnitContext(args: {
     u.completion_tokens += done.usage.completion_tokens;
     u.cost_usd += done.usage.cost_usd;
     u.retries += done.usage.retries;
+    args.onCall?.({ calls: 1, ...pickUsage(done.usage) });
     return {
       content: done.content ?? '',
       ...(done.reasoning === undefined ? {} : { reasoning: done.reasoning }),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ describe('cove synth pipeline', () => {
         spec: { out: 'first/spec.json' },
       }),
     );
-    const r = runCove(['synth', 'pipeline', '--config', join(dir, 'first.json'), '--quiet']);
+    const r = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'first.json'), '--quiet']);
     expect(r.stderr).toContain('pipeline done: 4 step(s); spec with 2 tool(s)');
     expect(r.status).toBe(0);
     expect(spec(join(dir, 'first', 'spec.json'))).toEqual(['search_products', 'update_product_stock']);
@@ -73,8 +73,10 @@ describe('cove synth pipeline', () => {
     // northwind's script: questions 2 (a retry), tools 2, sql 3 (a repair); no expand, no schemas request
     expect((await server.stats()).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
 
-    // run again: every step is done, nothing is asked
-    expect(runCove(['synth', 'pipeline', '--config', join(dir, 'first.json'), '--quiet']).status).toBe(0);
+    // run again: every step is done, nothing is asked; --config, the old name of --pipeline, still works and says so
+    const again = runCove(['synth', 'pipeline', '--config', join(dir, 'first.json'), '--quiet']);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain('note: --config of cove synth pipeline is now --pipeline');
     expect((await server.stats()).byRole).toEqual({ questions: 2, tools: 2, sql: 3 });
 
     writeFileSync(
@@ -91,7 +93,7 @@ describe('cove synth pipeline', () => {
         spec: { out: 'second/spec.json' },
       }),
     );
-    const s = runCove(['synth', 'pipeline', '--config', join(dir, 'second.json'), '--quiet']);
+    const s = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'second.json'), '--quiet']);
     expect(s.status).toBe(0);
     expect(spec(join(dir, 'second', 'spec.json'))).toEqual([
       'search_products',
@@ -168,6 +170,63 @@ describe('cove synth pipeline', () => {
       n: 0,
       question: 'Which products from "Exotic Liquids" are still in stock?',
     });
+
+    // a pipeline's file settings are read from its folder, whatever the working folder (here the repository)
+    copyFileSync(NORTHWIND, join(dir, 'nw-copy.db'));
+    writeFileSync(
+      join(dir, 'relative.json'),
+      JSON.stringify({
+        dir: 'relative',
+        model: { model: 'openai:mock', base_url: server.baseUrl },
+        stages: [{ stage: 'questions', settings: { db: 'nw-copy.db', name: 'northwind', count: 1 } }],
+      }),
+    );
+    const rel = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'relative.json'), '--quiet']);
+    expect(rel.stderr).toContain('pipeline done: 1 step(s)');
+    expect(JSON.parse(readFileSync(join(dir, 'relative', 'questions.jsonl'), 'utf8')).domain).toEqual({
+      name: 'northwind',
+      db: join(dir, 'nw-copy.db'),
+    });
+
+    // a record naming a database that is not there is a bad record: file, line, field and stage, before any call
+    const lost = join(dir, 'lost.jsonl');
+    const question = JSON.parse(readFileSync(q, 'utf8').split('\n')[0] as string);
+    writeFileSync(
+      lost,
+      `${JSON.stringify({ ...question, domain: { name: 'northwind', db: join(dir, 'gone.db') } })}\n`,
+    );
+    const l = runCove(['synth', 'tools', '--in', lost, '--out', join(dir, 'lost-out.jsonl'), '--quiet']);
+    expect(l.status).toBe(2);
+    expect(l.stderr).toContain(`${lost}: line 1 $.domain.db: no such file`);
+    expect(l.stderr).toContain('(stage tools)');
+
+    // an own command that writes a bad record: named with its line and field, and the command to fix
+    writeFileSync(
+      join(dir, 'bad-schemas.mjs'),
+      `import { readFileSync, writeFileSync } from 'node:fs';
+const out = process.argv[process.argv.indexOf('--out') + 1];
+const t = JSON.parse(readFileSync(0, 'utf8').split('\\n')[0]);
+writeFileSync(out, JSON.stringify({ ...t, output: { type: 'integer' }, returns: 'many' }) + '\\n');
+`,
+    );
+    writeFileSync(
+      join(dir, 'bad-command.json'),
+      JSON.stringify({
+        dir: 'bad-command',
+        stages: [
+          { stage: 'schemas', in: ['first/tools.jsonl'], command: [process.execPath, 'bad-schemas.mjs'] },
+        ],
+      }),
+    );
+    const bc = runCove(['synth', 'pipeline', '--pipeline', join(dir, 'bad-command.json'), '--quiet']);
+    expect(bc.status).toBe(2);
+    expect(bc.stderr).toContain(`${join(dir, 'bad-command', 'schemas.jsonl.tmp')}: line 1 $.returns: `);
+    expect(bc.stderr).toContain(`; written by ${process.execPath} bad-schemas.mjs: fix the command`);
+    expect(bc.stderr).not.toContain('make the file again');
+
+    const none = runCove(['synth', 'pipeline', '--quiet']);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('cove synth pipeline needs --pipeline <pipeline.json>');
 
     const bad = join(dir, 'bad.jsonl');
     const good = readFileSync(join(dir, 'first', 'tools.jsonl'), 'utf8').split('\n')[0] as string;

@@ -22,6 +22,8 @@ interface Question extends StageRecord {
   readonly question: string;
 }
 const failOnce = new Set<string>();
+/** Topics whose unit fails once after its model call (an endpoint that dies mid-unit, or a kill). */
+const failAfterCall = new Set<string>();
 const echo: Stage<Topic, Question> = {
   name: 'questions',
   description: 'test stage',
@@ -35,6 +37,7 @@ const echo: Stage<Topic, Question> = {
       [{ role: 'user', content: `Questions about ${topic.topic}` }],
       z.strictObject({ questions: z.array(z.string().min(1)).min(1) }),
     );
+    if (failAfterCall.delete(topic.topic)) throw new Error(`stopped after the call for ${topic.topic}`);
     return reply.value.questions.map((q) => ({
       id: contentId('q', { topic: topic.topic, question: q }),
       topic: topic.topic,
@@ -170,7 +173,49 @@ describe('runStage over cove mock-llm (script mode, real socket)', () => {
     });
     expect(again.usage).toEqual(summary.usage);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(clean, 'utf8'));
-    expect(readFileSync(progressPathOf(out), 'utf8').trim().split('\n')).toHaveLength(4);
+    const progress = readFileSync(progressPathOf(out), 'utf8').trim().split('\n');
+    expect(progress.filter((l) => l.includes('"unit"'))).toHaveLength(3);
+  });
+
+  it('counts the model calls of a unit that did not finish in usage, as interrupted_usage', async () => {
+    const input = writeInput('topics5.jsonl', ['a', 'c']);
+    const clean = await runStage({
+      stage: echo,
+      inputs: [input],
+      out: join(dir, 'clean5.jsonl'),
+      settings: {},
+      seed: 7,
+      model: model(),
+    });
+    expect(clean.usage.calls).toBe(2);
+    expect(clean.interrupted_usage.calls).toBe(0);
+
+    const out = join(dir, 'interrupted.jsonl');
+    failAfterCall.add('c');
+    await expect(
+      runStage({ stage: echo, inputs: [input], out, settings: {}, seed: 7, model: model(), concurrency: 1 }),
+    ).rejects.toThrow('stopped after the call for c');
+    const stopped = JSON.parse(readFileSync(summaryPathOf(out), 'utf8'));
+    expect(stopped.units.done).toBe(1);
+    expect(stopped.usage.calls).toBe(2);
+    expect(stopped.interrupted_usage.calls).toBe(1);
+
+    const resumed = await runStage({
+      stage: echo,
+      inputs: [input],
+      out,
+      settings: {},
+      seed: 7,
+      model: model(),
+    });
+    // c was asked twice: once by the run that stopped, once by the resume; both are paid for
+    expect(resumed.usage.calls).toBe(3);
+    expect(resumed.interrupted_usage.calls).toBe(1);
+    expect(resumed.usage.prompt_tokens).toBe(
+      clean.usage.prompt_tokens + resumed.interrupted_usage.prompt_tokens,
+    );
+    expect(resumed.interrupted_usage.prompt_tokens).toBeGreaterThan(0);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'clean5.jsonl'), 'utf8'));
   });
 
   it('refuses an output made with another seed, and names stage, file, line and field of a bad record', async () => {

@@ -1,6 +1,6 @@
 import { basename, dirname, relative, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { ConfigError } from '../../core/errors.js';
 import { readSchema } from '../../domains/sql/schema-info.js';
@@ -32,6 +32,22 @@ interface SynthToolsFlags {
   work?: string;
 }
 
+/**
+ * The pipeline file of `cove synth pipeline`: `--pipeline`, or `--config` (its old name, with a note on stderr).
+ * @throws {ConfigError} when neither or both are given.
+ */
+function pipelineFile(flags: { pipeline?: string; config?: string }): string {
+  if (flags.pipeline !== undefined && flags.config !== undefined)
+    throw new ConfigError('give the pipeline file once, with --pipeline (--config is its old name)');
+  if (flags.pipeline !== undefined) return flags.pipeline;
+  if (flags.config === undefined)
+    throw new ConfigError('cove synth pipeline needs --pipeline <pipeline.json> (docs/synthesis-stages.md)');
+  process.stderr.write(
+    'note: --config of cove synth pipeline is now --pipeline (elsewhere --config is the cove config)\n',
+  );
+  return flags.config;
+}
+
 /** `cove synth tools`: derives a SQL domain spec (tools as SQL templates) from a SQLite database's schema. */
 export function registerSynth(program: Command): void {
   const synth = program
@@ -41,23 +57,27 @@ export function registerSynth(program: Command): void {
   synth
     .command('pipeline')
     .description('run a list of stages given as data (docs/synthesis-stages.md "Pipelines")')
-    .requiredOption('--config <file>', 'pipeline.json: dir, seed, model, prices, stages, spec')
-    .option('--model <openai:model>', 'model of every cove stage (over the config’s)')
-    .option('--base-url <url>', 'OpenAI-compatible base URL (over the config’s)')
+    .option('--pipeline <file>', 'pipeline.json: dir, seed, model, prices, stages, spec (required)')
+    // the old name: elsewhere --config is the cove config (roles, prices), so it is kept only as a hidden alias
+    .addOption(new Option('--config <file>', 'the old name of --pipeline').hideHelp())
+    .option('--model <openai:model>', 'model of every cove stage (over the pipeline file’s)')
+    .option('--base-url <url>', 'OpenAI-compatible base URL (over the pipeline file’s)')
     .option('--api-key-env <name>', 'environment variable holding the API key')
     .option('--quiet', 'no progress lines')
     .action(
       async (flags: {
-        config: string;
+        pipeline?: string;
+        config?: string;
         model?: string;
         baseUrl?: string;
         apiKeyEnv?: string;
         quiet?: boolean;
       }) => {
-        const config = readPipelineConfig(flags.config);
+        const file = pipelineFile(flags);
+        const config = readPipelineConfig(file);
         const result = await runPipeline({
           config,
-          base: dirname(resolve(flags.config)),
+          base: dirname(resolve(file)),
           model: { model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv },
           env: process.env,
           ...(flags.quiet === true ? {} : { log: (line: string) => process.stderr.write(`${line}\n`) }),

@@ -71,6 +71,8 @@ export function referenceFor(
   reach: ToolReach,
 ): Reference | undefined {
   if (!fuzzy) return { table: table.name, key, clauses: [] };
+  // no description of this table can be routed through the tools: skip the search for one
+  if (!reach.describable(table.name)) return undefined;
   const hidden = Object.values(key).map((v) => String(v));
   const clauses = describeRow(episode.sql, tables, table, key, hidden, (cs) =>
     resolvesThroughTools(reach, episode, table, cs, key),

@@ -1,3 +1,4 @@
+import { ConfigError } from '../../core/errors.js';
 import { toPyValue } from '../../core/py-value.js';
 import type { Rng } from '../../core/rng.js';
 import type { StateCollection } from '../../env/environment.js';
@@ -192,10 +193,15 @@ export function sqlSynthesis(input: SqlSynthesisInput): SqlSynthesis {
     kinds.push(infoKind(l.template));
     picks.push({ type: 'info', template: l.template, param: l.param, table: l.table });
   }
+  const undescribable = undescribableTables(picks, reach);
   return {
     unusedRules,
     kinds,
-    draw: (rng, base, request) => draw(rng, base, request, picks, tables, input.collections, reach),
+    draw: (rng, base, request) => {
+      // at --fuzz 2 every row is described; when no kind has all its rows describable, no draw can ever succeed
+      if (request.fuzzLevel === 2 && undescribable !== undefined) throw noDescriptionError(undescribable);
+      return draw(rng, base, request, picks, tables, input.collections, reach);
+    },
     recheck(base, constraints, fuzz) {
       const problems: string[] = [];
       for (const goal of (fuzz as unknown as SqlFuzz).goals ?? []) {
@@ -212,6 +218,38 @@ export function sqlSynthesis(input: SqlSynthesisInput): SqlSynthesis {
     scarcityHint:
       'give the spec read tools that reach more tables (a description must be resolvable through them), or use a DB with more rows',
   };
+}
+
+/** The tables a pick's goal must describe to the user at fuzz level 2 (rows the user refers to). */
+function describedTables(pick: Picked): string[] {
+  if (pick.type === 'info') return [pick.table.name];
+  const parents = Object.values(pick.plan.roles).flatMap((r) => (r.role === 'parent' ? [r.parent] : []));
+  return [...new Set([...(pick.plan.op === 'insert' ? [] : [pick.plan.table.name]), ...parents])];
+}
+
+/**
+ * When every pick needs a table no description of which the read tools can route, those tables (so a draw at
+ * fuzz level 2 can never succeed); `undefined` when some pick can be drawn.
+ */
+function undescribableTables(picks: readonly Picked[], reach: ToolReach): string[] | undefined {
+  if (picks.length === 0) return undefined;
+  const blocked = new Set<string>();
+  for (const pick of picks) {
+    const missing = describedTables(pick).filter((t) => !reach.describable(t));
+    if (missing.length === 0) return undefined;
+    for (const t of missing) blocked.add(t);
+  }
+  return [...blocked].sort();
+}
+
+function noDescriptionError(tables: readonly string[]): ConfigError {
+  const list = tables.join(', ');
+  return new ConfigError(
+    `no task can be drawn at --fuzz 2: every kind of goal refers to a row of ${list}, and no read tool of the spec ` +
+      `can find such a row from a description (a read tool with one parameter compared with a non-key column of ` +
+      `the table, e.g. a search by name, or one of a parent table together with a list by the foreign key); ` +
+      `add such a read tool to the spec, or use --fuzz 0 (rows named by their key) or --fuzz 1`,
+  );
 }
 
 function draw(

@@ -83,6 +83,31 @@ export class ToolReach {
     });
   }
 
+  /**
+   * Whether any description of a row of `table` could ever be routed (no call made): a finder on one of its own
+   * plain (non-key, non-foreign-key) columns, or a finder on a plain column of a parent together with a list of
+   * the table's rows by that foreign key. The columns {@link describeRow} may use are a subset of these, so when
+   * this is false no row of `table` can be described at all, whatever its values.
+   */
+  describable(table: string): boolean {
+    const t = this.#tables.find((x) => x.name === table);
+    if (t === undefined) return false;
+    const plainOf = (x: TableInfo) =>
+      x.columns
+        .map((c) => c.name)
+        .filter((c) => !x.primaryKey.includes(c) && !x.foreignKeys.some((f) => f.columns.includes(c)));
+    if (plainOf(t).some((c) => this.#finder(table, c) !== undefined)) return true;
+    return t.foreignKeys.some((fk) => {
+      const parent = this.#tables.find((x) => x.name === fk.parent);
+      return (
+        parent !== undefined &&
+        fk.columns.length === 1 &&
+        this.#lookup(table, fk.columns[0] as string) !== undefined &&
+        plainOf(parent).some((c) => this.#finder(parent.name, c) !== undefined)
+      );
+    });
+  }
+
   /** Resolves a description of a row of `table` by its clauses; see {@link ToolReach}. */
   *resolve(table: string, clauses: readonly Clause[]): ResolveSteps {
     const t = this.#tables.find((x) => x.name === table);

@@ -65,6 +65,7 @@ export const judgeStage: Stage<TrajectoryInput, JudgedRecord> = {
   name: 'judge',
   description: 'judge saved trajectories of descriptive tasks by their rubrics (critical failures reject)',
   role: 'judge',
+  pathSettings: ['tasks'],
   flags: [
     {
       flag: '--tasks <tasks.jsonl>',

@@ -53,6 +53,7 @@ export const questionsStage: Stage<DomainRecord, QuestionRecord> = {
   input: DomainRecord,
   output: QuestionRecord,
   settings,
+  pathSettings: ['db'],
   flags: [
     { flag: '--db <sqlite>', setting: 'db', description: 'SQLite database (instead of --in)' },
     { flag: '--name <name>', setting: 'name', description: 'domain name (default: from the file name)' },

@@ -81,6 +81,7 @@ export const tasksStage: Stage<TaskSlot, DescriptiveTaskRecord> = {
   name: 'tasks',
   description:
     'write descriptive tasks (goals, difficulty, rubric) for a SQL domain from its schema and a few rows',
+  pathSettings: ['spec', 'db'],
   flags: [
     { flag: '--spec <spec.json>', setting: 'spec', description: 'SQL domain spec (from `cove synth tools`)' },
     {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { contentId } from '../records.js';
 
@@ -12,9 +13,27 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** The domain a record belongs to: its name and SQLite file (as given; relative paths are to the working folder). */
 export const DomainRef = z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be lower-case letters, digits, - or _'),
-  db: z.string().min(1),
+  // checked here so that a record naming a missing file is reported with its file, line and field
+  db: z
+    .string()
+    .min(1)
+    .refine((db) => isFile(db), 'no such file (a relative path is read from the working folder)'),
   tables: z.array(z.string()).optional(),
 });
+
+const seenFiles = new Set<string>();
+
+/** Whether `path` is an existing file (remembered once true: every record of a domain names the same one). */
+function isFile(path: string): boolean {
+  if (seenFiles.has(path)) return true;
+  try {
+    if (!statSync(path).isFile()) return false;
+  } catch {
+    return false;
+  }
+  seenFiles.add(path);
+  return true;
+}
 export type DomainRef = z.output<typeof DomainRef>;
 
 /** A tool as a seed for questions: name and description. */
