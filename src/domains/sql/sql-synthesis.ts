@@ -226,12 +226,12 @@ function draw(
   collections: readonly StateCollection[],
   reach: ToolReach,
 ): TaskDraft | { rejected: string } {
-  if (picks.length === 0) return { rejected: 'the spec has no tool the synthesis can drive' };
   // a SQL domain's kinds identify no customer (their policies need no identification): a pin cannot be honoured
   if (request.userId !== undefined && request.userId !== SQL_USER)
     return {
       rejected: `the tasks of a SQL domain are about no particular customer (asked for ${request.userId})`,
     };
+  if (picks.length === 0) return { rejected: 'the spec has no tool the synthesis can drive' };
   const episode = base.fork({ semantics: request.semantics });
   try {
     const constraints: TaskDraft['constraints'][number][] = [];
