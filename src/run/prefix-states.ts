@@ -180,10 +180,11 @@ function replayOne(
     }
   });
   const identified = lastIdentifiedUser(reads, done);
+  const userId = identified === undefined ? {} : { userId: identified.userId };
   return {
-    prefix: { id: entry.id, index: entry.index, messages },
+    prefix: { id: entry.id, index: entry.index, messages, ...userId },
     base: derived,
     stateSha256: derived.hashes().canonical_sha256,
-    ...(identified === undefined ? {} : { userId: identified.userId }),
+    ...userId,
   };
 }

@@ -130,6 +130,19 @@ describe('a prefix that identified a Retail customer', () => {
     expect(records).toHaveLength(6);
     for (const r of records) {
       expect(r.verification).toMatchObject({ score: 1, stateMatch: true });
+      // the agent knows the customer: it is not asked who they are, nor does the customer say so unasked
+      const own = r.messages.filter((m) => m.cove_prefix !== true);
+      const texts = (role: string) =>
+        own.flatMap((m) => (m.role === role && typeof m.content === 'string' ? [m.content] : []));
+      expect(texts('user')[0]).toMatch(/^(Thanks|Okay|Got it|Great|Alright)\b/);
+      expect(texts('user')[0]).not.toMatch(/\b(Hi|Hello|Hey)\b/);
+      for (const t of texts('user')) expect(t).not.toMatch(/@|e-?mail|zip/i);
+      for (const t of texts('assistant')) expect(t).not.toMatch(/e-?mail|zip code|full name/i);
+      // the oracle re-reads the account without asking (the episode's own identify read, as its policy wants)
+      const first = own.find((m) => m.role === 'assistant');
+      expect(first?.role === 'assistant' ? first.tool_calls?.[0]?.function.name : undefined).toMatch(
+        /^find_user_id_by_(email|name_zip)$/,
+      );
       // the replay's answer: the lookup's result is the user id
       expect(r.messages.find((m) => m.role === 'tool' && m.cove_prefix === true)?.content).toBe(
         r.task_index % 2 === 0 ? TYREE : FERNE,

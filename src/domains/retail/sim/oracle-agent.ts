@@ -103,12 +103,23 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   #refusedAction = '';
   #transferred = false;
   #read: UserState | undefined;
+  /** The customer a conversation prefix identified ({@link knowUser}), until the oracle's own lookup. */
+  #knownUser: string | undefined;
 
   constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
     super();
     this.#fuzz = fuzz;
     this.#rng = rng;
     this.#behaviour = behaviour;
+  }
+
+  /**
+   * The customer a conversation prefix identified: not asked for again. The oracle, which does not see the prefix,
+   * looks the account up once more by the task's user reference (the lookup the prefix made), so the episode's own
+   * calls identify the user as the policy and the grounding of refusals require.
+   */
+  override knowUser(userId: string): void {
+    this.#knownUser = userId;
   }
 
   protected ingest(lookup: Lookup, content: string): void {
@@ -202,6 +213,17 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
 
   protected decide(userSpoke: boolean): AssistantMessage {
     if (this.#transferred) return this.say(TRANSFER_TEXT);
+    if (this.#userId === undefined && this.#knownUser !== undefined) {
+      this.#knownUser = undefined;
+      const u = this.#fuzz.user;
+      return u.strategy === 'email'
+        ? this.call({ kind: 'find' }, 'find_user_id_by_email', { email: u.email })
+        : this.call({ kind: 'find' }, 'find_user_id_by_name_zip', {
+            first_name: u.first_name,
+            last_name: u.last_name,
+            zip: u.zip,
+          });
+    }
     if (this.#userId === undefined) {
       const lookup = this.#identify();
       if (lookup !== undefined) return lookup;
