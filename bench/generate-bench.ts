@@ -7,13 +7,15 @@ import { scriptedBenchContext } from './scripted-context.js';
 import { round } from './stats.js';
 
 /**
- * The main job's per-episode overhead: default tasks (sandbox seed 1, mixed difficulty, fuzz 2), scripted user +
- * oracle agent, verification and record building included, one process, no disk writes. Reports wall-clock and
- * CPU-time rates (`scripted_episodes_per_cpu_s`: episodes ÷ user + system CPU seconds of the process).
+ * The main job's per-episode overhead: default tasks (sandbox seed 1 at the domain's default sizes, mixed
+ * difficulty, fuzz 2), scripted user + oracle agent, verification and record building included, one process, no
+ * disk writes. Reports wall-clock and CPU-time rates (`scripted_episodes_per_cpu_s`: episodes ÷ user + system CPU
+ * seconds of the process). `prefix` goes before every key (`airline_` gives `airline_scripted_episodes_per_s`).
  */
 export async function benchScriptedEpisodes(
   domain: Domain,
   tasksCount = 300,
+  prefix = '',
 ): Promise<Record<string, number>> {
   const sandbox = domain.sandbox;
   const synthesis = domain.synthesis;
@@ -30,7 +32,7 @@ export async function benchScriptedEpisodes(
       fuzz: 2,
       semantics: 'parity',
       db: {
-        sandbox: { domain: domain.name, seed: 1, size: { users: 500, orders: 1000 } },
+        sandbox: { domain: domain.name, seed: 1, size: sandboxSize(sandbox) },
         canonical_sha256: hashes.canonical_sha256,
       },
       coveVersion: 'bench',
@@ -63,11 +65,11 @@ export async function benchScriptedEpisodes(
   base.close();
   if (passed !== episodes) throw new Error(`oracle passed only ${passed}/${episodes} episodes`);
   return {
-    scripted_episodes_per_s: round(episodes / seconds, 1),
-    scripted_episode_ms_mean: round((seconds * 1000) / episodes, 3),
+    [`${prefix}scripted_episodes_per_s`]: round(episodes / seconds, 1),
+    [`${prefix}scripted_episode_ms_mean`]: round((seconds * 1000) / episodes, 3),
     // CPU time of this process over the same passes: steadier than wall time on a machine shared with others
-    scripted_episodes_per_cpu_s: round(episodes / cpuSeconds, 1),
-    scripted_messages_per_episode_mean: round(messages / episodes, 1),
-    task_synthesis_per_s: round(tasksCount / synthSeconds, 1),
+    [`${prefix}scripted_episodes_per_cpu_s`]: round(episodes / cpuSeconds, 1),
+    [`${prefix}scripted_messages_per_episode_mean`]: round(messages / episodes, 1),
+    [`${prefix}task_synthesis_per_s`]: round(tasksCount / synthSeconds, 1),
   };
 }

@@ -26,6 +26,7 @@ const results: Record<string, unknown> = {
   ...benchReplayWhole('retail', tau2Dir),
   ...benchReplayWhole('airline', tau2Dir),
   ...(await benchScriptedEpisodes(getDomain('retail'))),
+  ...(await benchScriptedEpisodes(getDomain('airline'), 300, 'airline_')),
   ...(await benchLlmBound(getDomain('retail'))),
   ...(await benchExport(getDomain('retail'))),
   ...(await benchServe(getDomain('retail'))),

@@ -52,7 +52,13 @@ export { type GenerateRunOptions, runGenerate, runId } from './run/run-generate.
 export { type GenerateIdentity, generateFingerprint } from './run/run-identity.js';
 export type { RunSummary } from './run/summary.js';
 export type { TaskSource } from './run/task-source.js';
-export { keptForSft, recordReward, type TrajectoryRecord } from './run/trajectory.js';
+export {
+  keptForSft,
+  recordReward,
+  type SftOptions,
+  sftFilter,
+  type TrajectoryRecord,
+} from './run/trajectory.js';
 export type { AgentContext, TextSetting } from './sim/agent-context.js';
 // episodes and roles
 export {
@@ -67,6 +73,12 @@ export { LlmAgent } from './sim/llm-agent.js';
 export { LlmUser } from './sim/llm-user.js';
 export type { AssistantMessage, ChatMessage, ToolCall, ToolMessage } from './sim/messages.js';
 export { AGENT_GREETING, STOP_TOKENS } from './sim/messages.js';
+export {
+  parseToolReply,
+  ToolModel,
+  type ToolOutputSimulator,
+} from './sim/model-tools/tool-model.js';
+export { TOOL_MODEL_GUIDELINES } from './sim/model-tools/tool-model-prompt.js';
 export { JsonUser, jsonUserReplySchema, parseJsonUserReply } from './sim/model-user/json-user.js';
 export { JSON_USER_GUIDELINES } from './sim/model-user/json-user-prompt.js';
 export { USER_STYLES, type UserStyle } from './sim/model-user/user-style.js';

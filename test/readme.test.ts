@@ -102,6 +102,8 @@ describe('README.md', () => {
       };
     expect(summary('runs/default')).toMatchObject({ episodes: 100, sft_trajectories: 100 });
     expect(summary('work/runs/from-tasks')).toMatchObject({ episodes: 50, sft_trajectories: 50 });
+    expect(summary('work/runs/airline')).toMatchObject({ episodes: 100, sft_trajectories: 100 });
+    expect(summary('work/runs/airline-tau2')).toMatchObject({ episodes: 50, sft_trajectories: 50 });
     expect(summary('work/runs/mock').episodes).toBe(50);
     expect(existsSync(join(cwd, 'work', 'db.json'))).toBe(true);
   }, 3_600_000);

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.js';
 import type { ChatModelOptions } from '../llm/chat-model.js';
 import { EndpointPool } from '../llm/chat-model.js';
@@ -20,6 +21,14 @@ export interface RoleFlags {
   judge?: string;
   judgeBaseUrl?: string;
   judgeApiKeyEnv?: string;
+  /** `execute` (default: the database runs every call) or `model` (a model plays every tool output). */
+  toolOutputs?: string;
+  /** `openai:<model>`: the model that plays the tool outputs (role `tools`). */
+  toolModel?: string;
+  toolBaseUrl?: string;
+  toolApiKeyEnv?: string;
+  /** Let trajectories with model-played tool outputs into sft.jsonl. */
+  allowSimulatedTools?: boolean;
   config?: string;
   budgetUsd?: string;
   budgetTokens?: string;
@@ -44,7 +53,7 @@ function positive(flag: string, value: string | undefined): number | undefined {
 }
 
 function modelRole(
-  role: 'agent' | 'user' | 'judge',
+  role: 'agent' | 'user' | 'judge' | 'tools',
   spec: string,
   config: CoveConfig,
   flags: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined; style?: string | undefined },
@@ -53,7 +62,9 @@ function modelRole(
     throw new ConfigError(
       role === 'judge'
         ? `--judge must be openai:<model>, not '${spec}'`
-        : `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
+        : role === 'tools'
+          ? `--tool-model must be openai:<model>, not '${spec}'`
+          : `--${role} must be ${role === 'agent' ? 'oracle' : 'scripted'} or openai:<model>, not '${spec}'`,
     );
   }
   const fromFile = config.roles[role] as Partial<RoleConfig> | undefined;
@@ -63,6 +74,44 @@ function modelRole(
     api_key_env: flags.apiKeyEnv,
     style: flags.style,
   } as Partial<RoleConfig>);
+}
+
+/**
+ * The model playing the tool outputs (`--tool-outputs model` with `--tool-model openai:<m>` or `roles.tools` of the
+ * config file), or `undefined` when the database executes the calls.
+ * @throws {ConfigError} for a bad mode, a model mode without a model, or tool-model flags without model mode.
+ */
+function toolsRole(flags: RoleFlags, config: CoveConfig): RoleConfig | undefined {
+  const mode = flags.toolOutputs ?? 'execute';
+  if (mode !== 'execute' && mode !== 'model')
+    throw new ConfigError(`--tool-outputs must be execute or model, not '${mode}'`);
+  if (mode === 'execute') {
+    const given = [
+      ['--tool-model', flags.toolModel],
+      ['--tool-base-url', flags.toolBaseUrl],
+      ['--tool-api-key-env', flags.toolApiKeyEnv],
+      ['--allow-simulated-tools', flags.allowSimulatedTools],
+    ].filter(([, v]) => v !== undefined);
+    if (given.length > 0) {
+      const names = given.map(([n]) => n).join(', ');
+      throw new ConfigError(
+        `${names} applies when a model plays the tool outputs, but the database executes them; add --tool-outputs model, or drop ${names}`,
+      );
+    }
+    if (config.roles.tools !== undefined) {
+      throw new ConfigError(
+        `${flags.config}: $.roles.tools configures the model that plays the tool outputs; add --tool-outputs model, or remove roles.tools`,
+      );
+    }
+    return undefined;
+  }
+  const spec = flags.toolModel ?? config.roles.tools?.model;
+  if (spec === undefined) {
+    throw new ConfigError(
+      '--tool-outputs model needs the model that plays the tools: --tool-model openai:<model> (with --tool-base-url), or roles.tools in --config',
+    );
+  }
+  return modelRole('tools', spec, config, { baseUrl: flags.toolBaseUrl, apiKeyEnv: flags.toolApiKeyEnv });
 }
 
 /**
@@ -77,12 +126,13 @@ export function resolveRoles(
   const config: CoveConfig =
     flags.config === undefined ? { roles: {}, prices: {}, budget: {} } : readCoveConfig(flags.config);
   for (const role of Object.keys(config.roles)) {
-    if (role !== 'agent' && role !== 'user' && role !== 'judge') {
+    if (role !== 'agent' && role !== 'user' && role !== 'judge' && role !== 'tools') {
       throw new ConfigError(
-        `${flags.config}: $.roles.${role}: cove generate plays only the agent, the user and the judge (no ${role} role); remove roles.${role}`,
+        `${flags.config}: $.roles.${role}: cove generate plays only the agent, the user, the tools and the judge (no ${role} role); remove roles.${role}`,
       );
     }
   }
+  const tools = toolsRole(flags, config);
   const agentSpec = flags.agent ?? config.roles.agent?.model ?? 'oracle';
   const userSpec = flags.user ?? config.roles.user?.model ?? 'scripted';
   // flags of a model role are refused next to a built-in role: they would be silently ignored
@@ -117,7 +167,7 @@ export function resolveRoles(
       `${flags.config}: $.roles.user.style applies to a model-played user, but the user is scripted; add --user openai:<model>, or remove style`,
     );
   }
-  const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted';
+  const modelPlayed = agentSpec !== 'oracle' || userSpec !== 'scripted' || tools !== undefined;
   if (!modelPlayed) {
     const budgets = [
       ['--budget-usd', flags.budgetUsd],
@@ -146,6 +196,7 @@ export function resolveRoles(
             apiKeyEnv: flags.userApiKeyEnv,
             style: flags.userStyle,
           }),
+    ...(tools === undefined ? {} : { tools }),
   };
   const judgeSpec = flags.judge ?? config.roles.judge?.model;
   if (judgeSpec === undefined && (flags.judgeBaseUrl ?? flags.judgeApiKeyEnv) !== undefined) {
@@ -163,7 +214,12 @@ export function resolveRoles(
   const maxCostUsd = positive('--budget-usd', flags.budgetUsd) ?? config.budget.max_cost_usd;
   if (maxCostUsd !== undefined) {
     // a cost budget over a model without a price would count USD 0 forever: refuse rather than run unbounded
-    for (const role of [choice.agent, choice.user, ...(judge === undefined ? [] : [judge])]) {
+    for (const role of [
+      choice.agent,
+      choice.user,
+      choice.tools ?? 'execute',
+      ...(judge === undefined ? [] : [judge]),
+    ]) {
       if (typeof role === 'string') continue;
       const model = role.model.replace(/^openai:/, '');
       if (config.prices[model] === undefined) {
@@ -184,4 +240,54 @@ export function resolveRoles(
     config,
     models: { env, prices: config.prices, meter, endpoints: new EndpointPool() },
   };
+}
+
+/**
+ * Adds the flags of the model-played roles to `command` (`cove generate`): the agent, the user simulator, the
+ * rubric judge of descriptive tasks and the tool model of `--tool-outputs model`; {@link resolveRoles} reads them.
+ */
+export function withRoleOptions(command: Command): Command {
+  return command
+    .option('--agent <spec>', 'agent: oracle, or openai:<model> (default: oracle, or the config file)')
+    .option('--agent-base-url <url>', 'OpenAI-compatible base URL of the agent model')
+    .option(
+      '--agent-api-key-env <name>',
+      'environment variable with the agent API key (default OPENAI_API_KEY)',
+    )
+    .option(
+      '--user <spec>',
+      'user simulator: scripted, or openai:<model> (default: scripted, or the config file)',
+    )
+    .option('--user-base-url <url>', 'OpenAI-compatible base URL of the user model')
+    .option(
+      '--user-style <style>',
+      'how a model user speaks: stop-token (plain text ending with ###STOP###) or json ({user_message, is_task_complete})',
+    )
+    .option(
+      '--user-api-key-env <name>',
+      'environment variable with the user API key (default OPENAI_API_KEY)',
+    )
+    .option(
+      '--judge <spec>',
+      'openai:<model> judging descriptive tasks by their rubrics (without it they never enter sft.jsonl)',
+    )
+    .option('--judge-base-url <url>', 'OpenAI-compatible base URL of the judge model')
+    .option(
+      '--judge-api-key-env <name>',
+      'environment variable with the judge API key (default OPENAI_API_KEY)',
+    )
+    .option(
+      '--tool-outputs <mode>',
+      'who answers tool calls: execute (the database; default) or model (a model plays every tool output, the task-oriented baseline)',
+    )
+    .option('--tool-model <spec>', 'with --tool-outputs model: openai:<model> that plays the tool outputs')
+    .option('--tool-base-url <url>', 'OpenAI-compatible base URL of the tool model')
+    .option(
+      '--tool-api-key-env <name>',
+      'environment variable with the tool model API key (default OPENAI_API_KEY)',
+    )
+    .option(
+      '--allow-simulated-tools',
+      'with --tool-outputs model: let trajectories that ended normally into sft.jsonl (their verification means nothing)',
+    );
 }

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../core/json-schema-check.js';
 import type { PyValue } from '../core/py-value.js';
 import type { Rng } from '../core/rng.js';
 import type { EnvironmentSpec } from '../env/environment.js';
@@ -28,6 +29,12 @@ export interface Domain extends DomainEnvironment {
   readonly simulation?: DomainSimulation;
   /** Database files of the domain's own format (e.g. a SQLite file), for domains without a τ² import. */
   readonly files?: DomainFiles;
+  /**
+   * The JSON Schema of each tool's successful output, by tool name (a string output is `{type: 'string'}`): what a
+   * model playing the tools must answer (`cove generate --tool-outputs model`, docs/design.md "Tool outputs played by
+   * a model"). SQL domains take them from their spec; Retail and Airline derive them from their data model.
+   */
+  readonly outputSchemas?: Readonly<Record<string, JsonSchema>>;
 }
 
 /**

@@ -27,7 +27,9 @@ export type DropReason =
   | 'invalid_tool_arguments'
   | 'unknown_tool_calls'
   | 'leak'
-  | 'not_passed_by_judge';
+  | 'not_passed_by_judge'
+  /** A model played the tool outputs (`--tool-outputs model`): nothing was verified. */
+  | 'simulated_tools';
 
 /** True when the record was graded by τ²'s evaluator (its `evaluation.evaluator` names τ²). */
 export function tau2Evaluated(r: ExportRecord): boolean {
@@ -40,7 +42,8 @@ export function tau2Evaluated(r: ExportRecord): boolean {
  * Whether a record is exported, and why not. With the defaults this is exactly what `sft.jsonl` keeps
  * (`keptForSft`: CoVe score 1, `stateMatch`, no invalid or unknown tool call, no leak), except that a record graded
  * by τ²'s evaluator is kept on τ²'s reward (= 1) instead of CoVe's score and state match. Episodes lost to the
- * infrastructure are never kept; invalid or unknown tool calls and leaks never either, whatever the thresholds.
+ * infrastructure are never kept; invalid or unknown tool calls and leaks never either, whatever the thresholds;
+ * nor are records whose tool outputs a model played (`tool_outputs: model`: their verification means nothing).
  * A descriptive task's record (docs/descriptive-tasks.md) is kept exactly when `sft.jsonl` keeps it.
  */
 export function dropReason(r: ExportRecord, o: SelectOptions): DropReason | undefined {
@@ -49,6 +52,7 @@ export function dropReason(r: ExportRecord, o: SelectOptions): DropReason | unde
   if (r.invalid_tool_arguments > 0) return 'invalid_tool_arguments';
   if ((r.unknown_tool_calls ?? 0) > 0) return 'unknown_tool_calls';
   if (r.leaks > 0) return 'leak';
+  if (r.tool_outputs === 'model') return 'simulated_tools';
   // a descriptive task's episode: exactly sft.jsonl's rule (a judge passed it, its deterministic checks pass)
   if (r.evaluation?.evaluator === RUBRIC_EVALUATOR) return keptForSft(r) ? undefined : 'not_passed_by_judge';
   if (tau2Evaluated(r))

@@ -231,7 +231,7 @@ export class ChatModel {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message;
       throw new RoleError(
-        this.role === 'user' ? 'user' : 'agent',
+        this.role === 'user' || this.role === 'tools' ? this.role : 'agent',
         'infrastructure',
         `${this.role} model call to ${this.config.base_url} ${how}: ${code === undefined ? '' : `HTTP ${code}: `}${(e as Error).message}${why === undefined ? '' : ` (${why})`}`,
         { cause: e },

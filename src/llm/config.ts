@@ -10,7 +10,8 @@ import { USER_STYLES } from '../sim/model-user/user-style.js';
  * {@link coveConfigSchema}); flags win over the file.
  */
 
-export const ROLE_NAMES = ['agent', 'user', 'judge', 'synth'] as const;
+/** `tools`: the model that plays the tool outputs (`cove generate --tool-outputs model`). */
+export const ROLE_NAMES = ['agent', 'user', 'judge', 'synth', 'tools'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 export const roleConfigSchema = z.strictObject({

@@ -11,13 +11,14 @@ import type { ChatModel } from '../llm/chat-model.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import { longestIdenticalRun } from '../sim/call-key.js';
 import type { EpisodeOutcome } from '../sim/episode-session.js';
+import type { ToolOutputSimulator } from '../sim/model-tools/tool-model.js';
 import type { UserStyle } from '../sim/model-user/user-style.js';
 import { type ConversationPrefix, isPrefixMessage } from '../sim/prefix/conversation-prefix.js';
 import type { Agent, UserSimulator } from '../sim/roles.js';
 import { type EpisodeLimits, runEpisode } from '../sim/run-episode.js';
 import type { RunTask } from '../tasks/task.js';
 import { coveEvaluator } from '../verify/cove-evaluator.js';
-import { attributeFailure } from '../verify/failure.js';
+import { attributeFailure, processFailure } from '../verify/failure.js';
 import { scanLeaks } from '../verify/leak-scan.js';
 import { checkTrajectory } from '../verify/trajectory-checks.js';
 import type { Verification } from '../verify/verification.js';
@@ -35,6 +36,11 @@ export interface RoleFactory {
   /** `prefix`: the conversation the episode continues (`--from`), if any. */
   createAgent(task: RunTask, rng: Rng, prefix?: ConversationPrefix): Agent;
   createUser(task: RunTask, rng: Rng, prefix?: ConversationPrefix): UserSimulator;
+  /**
+   * A model playing every tool output instead of the database (`--tool-outputs model`); absent when the database
+   * executes the calls. `name` (`openai:<model>`) is recorded as `tool_model` and is part of episode ids.
+   */
+  readonly toolOutputs?: { readonly name: string; create(task: RunTask): ToolOutputSimulator };
 }
 
 /** Everything shared by the episodes of one run. */
@@ -80,6 +86,7 @@ export function episodeId(context: RunContext, task: RunTask, trial: number, att
     agent: context.roles.agentName,
     user: context.roles.userName,
     settings: context.settings,
+    ...(context.roles.toolOutputs === undefined ? {} : { tools: context.roles.toolOutputs.name }),
   });
 }
 
@@ -126,6 +133,7 @@ export async function runTaskEpisode(
   const rng = new Rng(seed);
   // a task paired with a conversation prefix runs on the state after the prefix's tool calls
   const prefix = context.prefixes?.of(task);
+  const toolOutputs = context.roles.toolOutputs?.create(task);
   const episode = (prefix?.base ?? context.base).fork({ semantics: context.settings.semantics });
   try {
     const outcome = await runEpisode(
@@ -134,7 +142,10 @@ export async function runTaskEpisode(
       context.roles.createUser(task, rng.child('user'), prefix?.prefix),
       context.limits,
       signal,
-      prefix?.prefix.messages,
+      {
+        ...(prefix === undefined ? {} : { prefix: prefix.prefix.messages }),
+        ...(toolOutputs === undefined ? {} : { toolOutputs }),
+      },
     );
     return await episodeRecord(
       context,
@@ -142,6 +153,7 @@ export async function runTaskEpisode(
         agent: context.roles.agentName,
         user: context.roles.userName,
         ...(context.roles.userStyle === undefined ? {} : { userStyle: context.roles.userStyle }),
+        ...(context.roles.toolOutputs === undefined ? {} : { toolModel: context.roles.toolOutputs.name }),
       },
       { task, index },
       {
@@ -243,7 +255,13 @@ export async function episodeRecord(
     | 'rewardBy'
     | 'judge'
   >,
-  names: { readonly agent: string; readonly user: string; readonly userStyle?: UserStyle },
+  names: {
+    readonly agent: string;
+    readonly user: string;
+    readonly userStyle?: UserStyle;
+    /** The model that played the tool outputs, when one did (the record then says `tool_outputs: model`). */
+    readonly toolModel?: string;
+  },
   { task, index }: IndexedTask,
   finished: FinishedEpisode,
 ): Promise<TrajectoryRecord> {
@@ -284,14 +302,25 @@ export async function episodeRecord(
   const known = new Set(context.domain.tools.map((t) => t.name));
   const unknown = outcome.toolCalls.filter((c) => !known.has(c.name)).length;
   const identicalRun = outcome.identicalCallRun ?? longestIdenticalRun(outcome.toolCalls);
-  const failure = attributeFailure(
-    outcome,
-    verification ?? evaluation,
-    context.domain.synthesis?.kinds ?? [],
-    new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
-    { leaks, invalidToolArguments: invalid, unknownToolCalls: unknown, identicalCallRun: identicalRun },
-  );
+  const extra = {
+    leaks,
+    invalidToolArguments: invalid,
+    unknownToolCalls: unknown,
+    identicalCallRun: identicalRun,
+  };
+  // with simulated tool outputs the state never changed: only how the episode went can fail it
+  const failure =
+    names.toolModel !== undefined
+      ? processFailure(outcome, extra)
+      : attributeFailure(
+          outcome,
+          verification ?? evaluation,
+          context.domain.synthesis?.kinds ?? [],
+          new Set(context.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name)),
+          extra,
+        );
   const usage = outcome.usage;
+  const tools = usage.tools ?? { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
   return {
     id: finished.id,
     run: context.run,
@@ -304,6 +333,13 @@ export async function episodeRecord(
     agent: names.agent,
     user: names.user,
     ...(names.userStyle === undefined ? {} : { user_style: names.userStyle }),
+    ...(names.toolModel === undefined
+      ? {}
+      : {
+          tool_outputs: 'model' as const,
+          tool_model: names.toolModel,
+          verification_meaningful: false as const,
+        }),
     settings: context.settings,
     db_sha256: context.dbSha256,
     messages: outcome.messages,
@@ -313,13 +349,19 @@ export async function episodeRecord(
     ...(verification === undefined ? {} : { verification }),
     evaluation,
     usage: {
-      // the judge's calls are counted in (its own share is in evaluation.report.judge.usage)
+      // the judge's and the tool model's calls are counted in (the judge's own share is in evaluation.report.judge.usage)
       prompt_tokens:
-        usage.agent.prompt_tokens + usage.user.prompt_tokens + (judged?.usage.prompt_tokens ?? 0),
+        usage.agent.prompt_tokens +
+        usage.user.prompt_tokens +
+        tools.prompt_tokens +
+        (judged?.usage.prompt_tokens ?? 0),
       completion_tokens:
-        usage.agent.completion_tokens + usage.user.completion_tokens + (judged?.usage.completion_tokens ?? 0),
-      cost_usd: usage.agent.cost_usd + usage.user.cost_usd + (judged?.usage.cost_usd ?? 0),
-      retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0),
+        usage.agent.completion_tokens +
+        usage.user.completion_tokens +
+        tools.completion_tokens +
+        (judged?.usage.completion_tokens ?? 0),
+      cost_usd: usage.agent.cost_usd + usage.user.cost_usd + tools.cost_usd + (judged?.usage.cost_usd ?? 0),
+      retries: (usage.agent.retries ?? 0) + (usage.user.retries ?? 0) + (tools.retries ?? 0),
       per_message: outcome.messageUsage,
     },
     timing_ms: Math.round(performance.now() - finished.startedAt),

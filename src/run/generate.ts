@@ -22,7 +22,7 @@ import type { PrefixStates } from './prefix-states.js';
 import { checkRunFolder, openRunFolder, runPaths, writeOrCheck, writeTasksFile } from './run-folder.js';
 import { sftRows } from './sft.js';
 import { type RunSummary, summarize } from './summary.js';
-import { keptForSft, type TrajectoryRecord, type TrajectorySettings } from './trajectory.js';
+import { type SftOptions, sftFilter, type TrajectoryRecord, type TrajectorySettings } from './trajectory.js';
 import { loadTrajectoryLog, setAsideDamaged, TrajectoryLog } from './trajectory-log.js';
 
 /** Everything `cove generate` needs once the DB and the tasks are ready. */
@@ -59,6 +59,8 @@ export interface GenerateJob {
   readonly meter?: UsageMeter;
   /** Stop starting episodes once this many trajectories in the folder pass (`--target-sft`). */
   readonly targetSft?: number;
+  /** Which trajectories enter sft.jsonl beyond the default rule (`--allow-simulated-tools`). */
+  readonly sft?: SftOptions;
   /** Polled before each new episode; true stops starting new ones (budget reached, Ctrl-C). */
   readonly shouldStop?: () => boolean;
   /** Told about repairs made to the run folder on resume (a torn last line, damaged lines). */
@@ -173,12 +175,13 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
   let newEpisodes = 0;
   let newInfrastructureErrors = 0;
   let gaveUp = false;
-  let passed = records.filter(keptForSft).length;
+  const kept = sftFilter(job.sft);
+  let passed = records.filter(kept).length;
   let superseded = loaded.duplicates + loaded.corrupt.length;
   let notRun = 0;
   const execute = job.runEpisode ?? runTaskEpisode;
   const total = job.tasks.length;
-  const keptTasks = new Set(records.filter(keptForSft).map((r) => r.task_index));
+  const keptTasks = new Set(records.filter(kept).map((r) => r.task_index));
   if (job.runEpisode === undefined) job.base.warm(Math.min(job.concurrency, total));
   // with a budget, episodes start only while it can pay for them (the meter is run-wide: earlier episodes count)
   const gate = new BudgetGate(
@@ -229,7 +232,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               }
               records.push(record);
               byId.set(id, record);
-              if (keptForSft(record)) {
+              if (kept(record)) {
                 passed++;
                 keptTasks.add(record.task_index);
               }
@@ -258,7 +261,7 @@ export async function generate(job: GenerateJob): Promise<GenerateResult> {
               }
             }
             ran = true;
-            if (keptForSft(record)) break;
+            if (kept(record)) break;
           }
           if (!ran) return; // stopped before this task started
           done++;
@@ -312,13 +315,13 @@ function allTasks(file: string, tasks: readonly RunTask[]): readonly RunTask[] {
 
 /** Rewrites sft.jsonl and summary.json from all trajectories of the run (atomically). */
 export function writeDerived(
-  job: Pick<GenerateJob, 'out' | 'runName' | 'tasks' | 'agentContext'>,
+  job: Pick<GenerateJob, 'out' | 'runName' | 'tasks' | 'agentContext' | 'sft'>,
   records: readonly TrajectoryRecord[],
   wallTimeS: number,
   baseline?: DoNothingBaseline,
 ): RunSummary {
   const paths = runPaths(job.out);
-  const rows = sftRows(records, job.agentContext.systemPrompt);
+  const rows = sftRows(records, job.agentContext.systemPrompt, job.sft);
   writeFileAtomic(paths.sft, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const facts = job.tasks.flatMap((t) =>
     t.cove === undefined
@@ -332,7 +335,7 @@ export function writeDerived(
           },
         ],
   );
-  const summary = summarize(job.runName, records, facts, wallTimeS, baseline);
+  const summary = summarize(job.runName, records, facts, wallTimeS, baseline, job.sft);
   writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

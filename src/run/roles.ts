@@ -5,6 +5,7 @@ import type { RoleConfig } from '../llm/config.js';
 import type { AgentContext } from '../sim/agent-context.js';
 import { LlmAgent } from '../sim/llm-agent.js';
 import { LlmUser } from '../sim/llm-user.js';
+import { ToolModel } from '../sim/model-tools/tool-model.js';
 import { JsonUser } from '../sim/model-user/json-user.js';
 import { JSON_USER_GUIDELINES } from '../sim/model-user/json-user-prompt.js';
 import type { UserStyle } from '../sim/model-user/user-style.js';
@@ -39,6 +40,8 @@ export interface RoleChoice {
   readonly agent: 'oracle' | RoleConfig;
   /** `scripted`, or a resolved model config. */
   readonly user: 'scripted' | RoleConfig;
+  /** The model playing every tool output (`--tool-outputs model`); absent when the database executes the calls. */
+  readonly tools?: RoleConfig;
 }
 
 /**
@@ -68,7 +71,27 @@ export function createRoleFactory(
     choice.user === 'scripted' ? undefined : new ChatModel('user', choice.user, context.models);
   const userStyle: UserStyle | undefined =
     userModel === undefined ? undefined : (userModel.config.style ?? 'stop-token');
+  const toolsModel =
+    choice.tools === undefined ? undefined : new ChatModel('tools', choice.tools, context.models);
+  const schemas = domain.outputSchemas ?? {};
+  if (toolsModel !== undefined) {
+    const missing = domain.tools.map((t) => t.name).filter((name) => schemas[name] === undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `--tool-outputs model: domain ${domain.name} has no output schema for ${missing.join(', ')}, so a model cannot play its tools; use --tool-outputs execute`,
+      );
+    }
+  }
   return {
+    ...(toolsModel === undefined
+      ? {}
+      : {
+          toolOutputs: {
+            name: toolsModel.config.model,
+            create: (task: RunTask) =>
+              new ToolModel(toolsModel, context.agentContext.tools, schemas, task.id),
+          },
+        }),
     agentName: agentModel === undefined ? 'oracle' : agentModel.config.model,
     userName: userModel === undefined ? 'scripted' : userModel.config.model,
     ...(userStyle === undefined ? {} : { userStyle }),

@@ -12,7 +12,7 @@ import { lockRunFolder } from './run-lock.js';
 import type { RunSummary } from './summary.js';
 import { dropTaskCheckpoint, openTaskCheckpoint } from './task-checkpoint.js';
 import type { TaskSource } from './task-source.js';
-import type { TrajectorySettings } from './trajectory.js';
+import type { SftOptions, TrajectorySettings } from './trajectory.js';
 
 /** A progress display for one phase (`tasks` while synthesizing, `episodes` while running). */
 export interface PhaseProgress {
@@ -40,6 +40,8 @@ export interface GenerateRunOptions {
   readonly attempts: number;
   /** Keep adding tasks until this many trajectories pass (at most 50× the target). */
   readonly targetSft?: number;
+  /** Which trajectories enter sft.jsonl beyond the default rule (`--allow-simulated-tools`). */
+  readonly sft?: SftOptions;
   /** Settings that must match to resume; the run's id is derived from it. */
   readonly fingerprint: Readonly<Record<string, unknown>>;
   readonly coveVersion: string;
@@ -148,6 +150,7 @@ async function runLocked(options: GenerateRunOptions, paths: RunPaths): Promise<
       },
       shouldStop: stopped,
       ...(targetSft === undefined ? {} : { targetSft }),
+      ...(options.sft === undefined ? {} : { sft: options.sft }),
       ...(options.meter === undefined ? {} : { meter: options.meter }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),

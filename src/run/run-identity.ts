@@ -48,6 +48,9 @@ export interface GenerateIdentity {
   readonly judge?: string;
   /** `--from`: the sha256 of the conversations file (a changed file is another run); recorded only when set. */
   readonly from?: string;
+  /** `--tool-outputs model` and the model that played the tools; recorded only then (earlier folders resume). */
+  readonly toolOutputs?: 'model';
+  readonly toolModel?: string;
 }
 
 /**
@@ -76,6 +79,9 @@ export function generateFingerprint(identity: GenerateIdentity): Record<string, 
       : { user_style: identity.userStyle }),
     ...(identity.judge === undefined ? {} : { judge: identity.judge }),
     ...(identity.from === undefined ? {} : { from: identity.from }),
+    ...(identity.toolOutputs === undefined
+      ? {}
+      : { tool_outputs: identity.toolOutputs, tool_model: identity.toolModel ?? null }),
   };
 }
 

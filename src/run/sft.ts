@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../sim/messages.js';
-import { keptForSft, type TrajectoryRecord } from './trajectory.js';
+import { type SftOptions, sftFilter, type TrajectoryRecord } from './trajectory.js';
 
 /** One line of `sft.jsonl`: CoVe-12K's shape (`messages`, `tools`, `data_source`), OpenAI chat messages. */
 export interface SftRow {
@@ -32,15 +32,20 @@ function plainMessage(m: ChatMessage): Record<string, unknown> {
  * The SFT rows of a run: kept trajectories sorted by task index, trial and attempt, each starting with the
  * agent's system prompt and ending with the user's stop turn. Messages of a conversation prefix (`--from`) keep
  * `cove_prefix: true`, and its assistant messages get `weight: 0`. `data_source` names the domain and whether the
- * data came from τ²'s benchmark DB.
+ * data came from τ²'s benchmark DB (and `simulated-tools` when a model played the tool outputs, kept only with
+ * `options.allowSimulatedTools`).
  */
-export function sftRows(records: readonly TrajectoryRecord[], systemPrompt: string): SftRow[] {
+export function sftRows(
+  records: readonly TrajectoryRecord[],
+  systemPrompt: string,
+  options: SftOptions = {},
+): SftRow[] {
   return records
-    .filter(keptForSft)
+    .filter(sftFilter(options))
     .sort((a, b) => a.task_index - b.task_index || a.trial - b.trial || a.attempt - b.attempt)
     .map((r) => ({
       messages: [{ role: 'system', content: systemPrompt }, ...r.messages.map(sftMessage)],
       tools: r.tools,
-      data_source: `cove/${r.domain}/${r.benchmark_data ? 'tau2-benchmark-db' : 'sandbox'}`,
+      data_source: `cove/${r.domain}/${r.benchmark_data ? 'tau2-benchmark-db' : 'sandbox'}${r.tool_outputs === 'model' ? '/simulated-tools' : ''}`,
     }));
 }

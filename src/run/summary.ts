@@ -1,7 +1,7 @@
 import type { DoNothingBaseline } from './baseline.js';
 import { type ConversationMetrics, conversationMetrics } from './conversation-metrics.js';
 import { type JudgeSummary, judgeSummary } from './judge-summary.js';
-import { keptForSft, type TrajectoryRecord } from './trajectory.js';
+import { type SftOptions, sftFilter, type TrajectoryRecord } from './trajectory.js';
 
 /** Rewards of a run's episodes by evaluator (CoVe's score or τ²'s reward); `null` rewards are counted apart. */
 export interface RewardSummary {
@@ -68,6 +68,16 @@ export interface RunSummary {
   readonly benchmark_data: boolean;
   /** How the graded episodes converse (issue 13's measures, docs/conversations.md "Measures"). */
   readonly conversation: ConversationMetrics;
+  /**
+   * Episodes by who produced the tool outputs: `execute` (the database) and `model` (`--tool-outputs model`).
+   * Present only when a model played them.
+   */
+  readonly tool_outputs?: { readonly execute: number; readonly model: number };
+  /**
+   * `false` when a model played the tool outputs of any episode: the state never changed, so scores, state
+   * matches, τ² rewards and the failure causes that rest on them say nothing about those episodes. Present only then.
+   */
+  readonly verification_meaningful?: false;
 }
 
 interface Stats {
@@ -132,10 +142,13 @@ export function summarize(
   tasks: readonly TaskFacts[],
   wallTimeS: number,
   baseline?: DoNothingBaseline,
+  sft: SftOptions = {},
 ): RunSummary {
+  const keptForSftHere = sftFilter(sft);
   const records = allRecords.filter((r) => !isInfrastructureFailure(r));
+  const simulated = allRecords.filter((r) => r.tool_outputs === 'model').length;
   const lost = allRecords.filter(isInfrastructureFailure);
-  const passed = new Set(records.filter(keptForSft).map((r) => r.task_index));
+  const passed = new Set(records.filter(keptForSftHere).map((r) => r.task_index));
   const attempted = new Set(records.map((r) => r.task_index));
   const group = (keyOf: (t: TaskFacts) => string[]) => {
     const out: Record<string, { tasks: number; passed: number; yield: number }> = {};
@@ -177,10 +190,10 @@ export function summarize(
       episodes: lost.length,
       tasks: new Set(lost.map((r) => r.task_index).filter((i) => !attempted.has(i))).size,
     },
-    sft_trajectories: records.filter(keptForSft).length,
+    sft_trajectories: records.filter(keptForSftHere).length,
     task_yield: attempted.size === 0 ? 0 : Number((passed.size / attempted.size).toFixed(4)),
     episode_yield:
-      records.length === 0 ? 0 : Number((records.filter(keptForSft).length / records.length).toFixed(4)),
+      records.length === 0 ? 0 : Number((records.filter(keptForSftHere).length / records.length).toFixed(4)),
     mean_score: Number(
       meanOf(records.flatMap((r) => (r.verification === undefined ? [] : [r.verification.score]))).toFixed(4),
     ),
@@ -216,6 +229,12 @@ export function summarize(
     benchmark_data: records.some((r) => r.benchmark_data),
     // sampled with a fixed seed, so the same episodes give the same measures whatever the run's seed
     conversation: conversationMetrics(records),
+    ...(simulated === 0
+      ? {}
+      : {
+          tool_outputs: { execute: allRecords.length - simulated, model: simulated },
+          verification_meaningful: false as const,
+        }),
   };
 }
 

@@ -32,6 +32,16 @@ export interface TrajectoryRecord {
   /** How the model-played user spoke (`stop-token` or `json`, docs/design.md §5); absent for the scripted user and in
    * records made before cove had styles. */
   readonly user_style?: UserStyle;
+  /**
+   * `model` when a model played every tool output instead of the database (`--tool-outputs model`, the
+   * task-oriented baseline); absent when the database executed the calls. Such a record's state never changed, so
+   * its `verification` is not meaningful ({@link verification_meaningful}).
+   */
+  readonly tool_outputs?: 'model';
+  /** The model that played the tool outputs (`openai:<model>`), with `tool_outputs: model`. */
+  readonly tool_model?: string;
+  /** `false` with `tool_outputs: model`: the verification ran on a state no call changed, so it says nothing. */
+  readonly verification_meaningful?: false;
   readonly settings: TrajectorySettings;
   readonly db_sha256: string;
   readonly messages: readonly ChatMessage[];
@@ -92,6 +102,8 @@ export function trajectoryId(parts: {
   agent: string;
   user: string;
   settings: TrajectorySettings;
+  /** The model playing the tool outputs, when one does (absent otherwise, so older ids stay the same). */
+  tools?: string;
 }): string {
   return sha256Hex(JSON.stringify(parts)).slice(0, 24);
 }
@@ -112,15 +124,43 @@ export function recordReward(r: TrajectoryRecord): number | null {
  * failure `identical_call_run`). A descriptive task's record (evaluator `rubric_judge`, docs/descriptive-tasks.md)
  * needs a judge that ran and passed it, and its deterministic checks (tool-call validity, a stop) are run again
  * here on the record itself: no recorded verdict can let a failing trajectory in.
+ * failure `identical_call_run`). A trajectory whose tool outputs a model played is never kept here (see
+ * {@link sftFilter} for `--allow-simulated-tools`).
  */
 export function keptForSft(r: TrajectoryRecord): boolean {
+  return keptWith(r, false);
+}
+
+/** Which trajectories a run keeps for SFT beyond the default rule (see {@link keptForSft}). */
+export interface SftOptions {
+  /**
+   * Keep trajectories whose tool outputs a model played (`--allow-simulated-tools`) when they ended normally
+   * (`user_stop` or `agent_stop`) and cleanly; their verification means nothing, so it is not asked. @defaultValue false
+   */
+  readonly allowSimulatedTools?: boolean;
+}
+
+/**
+ * The SFT rule of a run as a predicate: {@link keptForSft}, except that with `allowSimulatedTools` a trajectory
+ * whose tool outputs a model played is kept when it ended normally (`user_stop` or `agent_stop`) and cleanly (its
+ * verification means nothing, so it is not asked).
+ */
+export function sftFilter(options: SftOptions = {}): (r: TrajectoryRecord) => boolean {
+  const allow = options.allowSimulatedTools === true;
+  return (r) => keptWith(r, allow);
+}
+
+function keptWith(r: TrajectoryRecord, allowSimulatedTools: boolean): boolean {
   const passed =
-    r.verification !== undefined
-      ? r.verification.score === 1 && r.verification.stateMatch
-      : r.evaluation?.evaluator === RUBRIC_EVALUATOR
-        ? descriptivePassed(r.evaluation) &&
-          checkTrajectory({ messages: r.messages, tools: r.tools, termination: r.termination_reason }).passed
-        : r.evaluation?.reward === 1;
+    r.tool_outputs === 'model'
+      ? allowSimulatedTools && (r.termination_reason === 'user_stop' || r.termination_reason === 'agent_stop')
+      : r.verification !== undefined
+        ? r.verification.score === 1 && r.verification.stateMatch
+        : r.evaluation?.evaluator === RUBRIC_EVALUATOR
+          ? descriptivePassed(r.evaluation) &&
+            checkTrajectory({ messages: r.messages, tools: r.tools, termination: r.termination_reason })
+              .passed
+          : r.evaluation?.reward === 1;
   return (
     passed &&
     r.invalid_tool_arguments === 0 &&

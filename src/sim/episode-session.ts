@@ -10,6 +10,7 @@ import {
   hasStopToken,
   type ToolMessage,
 } from './messages.js';
+import type { ToolOutputSimulator } from './model-tools/tool-model.js';
 import { visiblePrefix } from './prefix/conversation-prefix.js';
 import {
   AbortedError,
@@ -20,7 +21,10 @@ import {
   type VisibleMessage,
 } from './roles.js';
 
-/** How an episode ended: τ²'s termination reasons plus cove's `repeated_tool_call` guard. */
+/**
+ * How an episode ended: τ²'s termination reasons plus cove's `repeated_tool_call` guard and `tools_error` (the
+ * model playing the tool outputs gave no valid output, `--tool-outputs model`).
+ */
 export type TerminationReason =
   | 'user_stop'
   | 'agent_stop'
@@ -28,6 +32,7 @@ export type TerminationReason =
   | 'too_many_errors'
   | 'agent_error'
   | 'user_error'
+  | 'tools_error'
   | 'infrastructure_error'
   | 'repeated_tool_call';
 
@@ -67,7 +72,8 @@ export interface EpisodeOutcome {
   readonly toolCalls: readonly ExecutedToolCall[];
   /** The longest run of consecutive identical calls (name + canonical arguments), guard or no guard. */
   readonly identicalCallRun?: number;
-  readonly usage: { readonly agent: Usage; readonly user: Usage };
+  /** Token usage per role; `tools` only when a model played the tool outputs. */
+  readonly usage: { readonly agent: Usage; readonly user: Usage; readonly tools?: Usage };
   /** Token usage of each model-generated message, by its index in `messages` (scripted roles report none). */
   readonly messageUsage: readonly ({ readonly message_index: number } & Usage)[];
   /** Behaviour events the user simulator enacted (scripted users only; docs/conversations.md). */
@@ -92,6 +98,11 @@ export interface SessionOptions {
    * not the agent's (the caller replayed them on `env`'s base).
    */
   readonly prefix?: readonly ChatMessage[];
+  /**
+   * Tool outputs played by a model (`--tool-outputs model`): every call of a tool it handles is answered by it and
+   * never reaches `env`, whose state therefore never changes. @defaultValue the environment executes every call
+   */
+  readonly toolOutputs?: ToolOutputSimulator;
 }
 
 const ZERO: Usage = { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, retries: 0 };
@@ -126,6 +137,7 @@ export class EpisodeSession {
   readonly env: Episode;
   readonly #user: UserSimulator;
   readonly #signal: AbortSignal | undefined;
+  readonly #toolOutputs: ToolOutputSimulator | undefined;
   readonly #maxSteps: number;
   readonly #maxErrors: number;
   readonly #repeatLimit: number | null;
@@ -137,6 +149,7 @@ export class EpisodeSession {
   #toolErrors = 0;
   #agentUsage = ZERO;
   #userUsage = ZERO;
+  #toolsUsage = ZERO;
   #lastCall = '';
   #repeats = 0;
   #longestRun = 0;
@@ -151,6 +164,7 @@ export class EpisodeSession {
     const prefix = options.prefix ?? [];
     this.messages = prefix.length > 0 ? [...prefix] : [{ role: 'assistant', content: AGENT_GREETING }];
     this.#visible = prefix.length > 0 ? visiblePrefix(prefix) : [{ role: 'agent', content: AGENT_GREETING }];
+    this.#toolOutputs = options.toolOutputs;
     this.#maxSteps = options.limits?.maxSteps ?? 200;
     this.#maxErrors = options.limits?.maxErrors ?? 10;
     this.#repeatLimit =
@@ -203,7 +217,10 @@ export class EpisodeSession {
       if (!this.#checkLimits()) await this.#userTurn();
       return this.#result(from);
     }
-    for (const call of calls) this.#executeCall(call);
+    for (const call of calls) {
+      await this.#executeCall(call);
+      if (this.done) return this.#result(from); // the tool model failed
+    }
     this.#steps++;
     if (this.#repeatLimit !== null && this.#repeats >= this.#repeatLimit) {
       this.#finish(
@@ -237,7 +254,11 @@ export class EpisodeSession {
       toolErrors: this.#toolErrors,
       toolCalls: this.toolCalls,
       identicalCallRun: this.#longestRun,
-      usage: { agent: this.#agentUsage, user: this.#userUsage },
+      usage: {
+        agent: this.#agentUsage,
+        user: this.#userUsage,
+        ...(this.#toolOutputs === undefined ? {} : { tools: this.#toolsUsage }),
+      },
       messageUsage: this.messageUsage,
       ...(this.#user.enactedEvents === undefined ? {} : { enactedEvents: this.#user.enactedEvents() }),
     };
@@ -299,12 +320,47 @@ export class EpisodeSession {
     if (!this.#checkLimits() && stopped) this.#finish('user_stop');
   }
 
-  #executeCall(call: NonNullable<AssistantMessage['tool_calls']>[number]): void {
+  /** A call's result from the tool model, or `undefined` when the model failed (the episode is then over). */
+  async #simulate(
+    simulator: ToolOutputSimulator,
+    call: NonNullable<AssistantMessage['tool_calls']>[number],
+  ): Promise<{ content: string; error: boolean; changed: EntityRef[] } | undefined> {
+    const earlier = this.toolCalls.map((c) => ({
+      name: c.name,
+      arguments: c.arguments,
+      output: (this.messages[c.messageIndex] as ToolMessage).content,
+    }));
+    try {
+      this.#signal?.throwIfAborted();
+      const out = await simulator.simulate(
+        { name: call.function.name, arguments: call.function.arguments },
+        { earlier, conversation: this.#visible },
+        this.#signal,
+      );
+      this.#toolsUsage = addUsage(this.#toolsUsage, out.usage);
+      if (out.usage !== undefined)
+        this.messageUsage.push({ message_index: this.messages.length, ...out.usage });
+      return { content: out.content, error: out.error, changed: [] };
+    } catch (e) {
+      if (this.#signal?.aborted === true || e instanceof AbortedError)
+        throw new AbortedError('the episode was aborted');
+      if (e instanceof RoleError)
+        this.#finish(e.kind === 'infrastructure' ? 'infrastructure_error' : 'tools_error', e.message);
+      else this.#finish('tools_error', e instanceof Error ? e.message : String(e));
+      return undefined;
+    }
+  }
+
+  async #executeCall(call: NonNullable<AssistantMessage['tool_calls']>[number]): Promise<void> {
     const parsed = parseArguments(call.function.arguments);
+    const simulator = this.#toolOutputs;
     const result =
       'error' in parsed
         ? { content: invalidArgumentsError(parsed.error), error: true, changed: [] as EntityRef[] }
-        : this.env.call(call.function.name, parsed.value);
+        : simulator?.handles(call.function.name) === true
+          ? await this.#simulate(simulator, call)
+          : this.env.call(call.function.name, parsed.value);
+    if (result === undefined) return;
     if (result.error) this.#toolErrors++;
     const toolMessage: ToolMessage = {
       role: 'tool',

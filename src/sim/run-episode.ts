@@ -5,7 +5,6 @@ import {
   EpisodeSession,
   type SessionOptions,
 } from './episode-session.js';
-import type { ChatMessage } from './messages.js';
 import { AbortedError, type Agent, type UserSimulator } from './roles.js';
 
 export {
@@ -20,7 +19,9 @@ export {
  * Runs one episode in-process: a thin driver over {@link EpisodeSession} that asks `agent` for each assistant
  * message and steps the session with it until the episode ends (τ²'s `orchestrator/orchestrator.py` loop rules live in the
  * session). Role failures end the episode with `agent_error`, `user_error` or `infrastructure_error` and a
- * recorded reason. `prefix`: a conversation the episode continues ({@link SessionOptions.prefix}).
+ * recorded reason. `extra.prefix`: a conversation the episode continues ({@link SessionOptions.prefix}). With
+ * `extra.toolOutputs`, a model answers the tool calls instead of `episode` (whose state then never changes; a failing
+ * tool model ends the episode with `tools_error`).
  * @throws {AbortedError} when `signal` aborts (the episode is then not recorded).
  */
 export async function runEpisode(
@@ -29,12 +30,13 @@ export async function runEpisode(
   user: UserSimulator,
   limits: EpisodeLimits = {},
   signal?: AbortSignal,
-  prefix?: readonly ChatMessage[],
+  extra: Pick<SessionOptions, 'prefix' | 'toolOutputs'> = {},
 ): Promise<EpisodeOutcome> {
   const session = new EpisodeSession(episode, user, {
     limits,
     ...(signal === undefined ? {} : { signal }),
-    ...(prefix === undefined ? {} : { prefix }),
+    ...(extra.prefix === undefined ? {} : { prefix: extra.prefix }),
+    ...(extra.toolOutputs === undefined ? {} : { toolOutputs: extra.toolOutputs }),
   });
   await session.start();
   while (!session.done) {

@@ -10,6 +10,7 @@ export type FailureCause =
   | 'infrastructure'
   | 'agent_error'
   | 'user_error'
+  | 'tools_error'
   | 'too_many_errors'
   | 'max_steps'
   | 'repeated_tool_call'
@@ -40,6 +41,36 @@ function lastAgentText(messages: readonly ChatMessage[]): string {
 }
 
 /**
+ * The part of {@link attributeFailure} that needs no verdict: how the episode ended (errors, limits,
+ * infrastructure), then invalid arguments, unknown tools, leaks and a run of identical calls. `undefined` when the
+ * episode ended normally and cleanly. The only cause an episode whose tool outputs a model played can have (its
+ * verdict means nothing: the state never changed).
+ */
+export function processFailure(
+  outcome: Pick<EpisodeOutcome, 'termination'>,
+  extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number; identicalCallRun?: number },
+): FailureCause | undefined {
+  switch (outcome.termination) {
+    case 'infrastructure_error':
+      return 'infrastructure';
+    case 'agent_error':
+    case 'user_error':
+    case 'tools_error':
+    case 'too_many_errors':
+    case 'max_steps':
+    case 'repeated_tool_call':
+      return outcome.termination;
+    default:
+      break;
+  }
+  if (extra.invalidToolArguments > 0) return 'invalid_tool_arguments';
+  if (extra.unknownToolCalls > 0) return 'unknown_tool';
+  if (extra.leaks > 0) return 'leak';
+  if ((extra.identicalCallRun ?? 0) >= IDENTICAL_CALL_RUN_LIMIT) return 'identical_call_run';
+  return undefined;
+}
+
+/**
  * The most specific cause of a failed episode, or `undefined` when it passed. In order: the termination (errors,
  * limits, infrastructure), then invalid arguments, unknown tools, leaks and a run of identical calls (≥ 5, by
  * name and canonical arguments, when the guard was off), then the verdict. For CoVe's
@@ -60,22 +91,8 @@ export function attributeFailure(
   writeTools: ReadonlySet<string>,
   extra: { leaks: number; invalidToolArguments: number; unknownToolCalls: number; identicalCallRun?: number },
 ): FailureCause | undefined {
-  switch (outcome.termination) {
-    case 'infrastructure_error':
-      return 'infrastructure';
-    case 'agent_error':
-    case 'user_error':
-    case 'too_many_errors':
-    case 'max_steps':
-    case 'repeated_tool_call':
-      return outcome.termination;
-    default:
-      break;
-  }
-  if (extra.invalidToolArguments > 0) return 'invalid_tool_arguments';
-  if (extra.unknownToolCalls > 0) return 'unknown_tool';
-  if (extra.leaks > 0) return 'leak';
-  if ((extra.identicalCallRun ?? 0) >= IDENTICAL_CALL_RUN_LIMIT) return 'identical_call_run';
+  const process = processFailure(outcome, extra);
+  if (process !== undefined) return process;
   if ('evaluator' in verdict) return evaluationFailure(outcome, verdict, writeTools);
   const verification = verdict;
   if (verification.score === 1) return verification.stateMatch ? undefined : 'state_mismatch';

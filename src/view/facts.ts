@@ -155,7 +155,9 @@ export function coveFacts(
   // the reward of the record's evaluation (design §10); records without one show their score instead
   const reward = typeof evaluation.reward === 'number' ? evaluation.reward : null;
   // cove's rule (keptForSft); a record graded only by another evaluator (τ² tasks, design §10) needs reward 1
+  // a record whose tool outputs a model played is never kept by default (its verification means nothing)
   const sft =
+    r.tool_outputs !== 'model' &&
     (hasVerification ? score === 1 && stateMatch === true : reward === 1) &&
     num(r.invalid_tool_arguments) === 0 &&
     num(r.unknown_tool_calls) === 0 &&

@@ -21,7 +21,7 @@ import { checkDescriptiveRun, descriptiveTaskSource } from '../descriptive-input
 import { type TaskFlags, taskSource } from '../generate-setup.js';
 import { prepareOutputDir } from '../output-paths.js';
 import { startProgress } from '../progress.js';
-import { type RoleFlags, resolveRoles } from '../role-flags.js';
+import { type RoleFlags, resolveRoles, withRoleOptions } from '../role-flags.js';
 import { goalFlags, synthesisFlags, withSynthesisOptions } from '../synthesis-flags.js';
 import { allCoveTasks } from '../tasks-input.js';
 
@@ -82,34 +82,6 @@ export function registerGenerate(program: Command): void {
       "policy, prompts and tool texts: cove (cove's words) or tau2 (τ²'s files)",
       'cove',
     )
-    .option('--agent <spec>', 'agent: oracle, or openai:<model> (default: oracle, or the config file)')
-    .option('--agent-base-url <url>', 'OpenAI-compatible base URL of the agent model')
-    .option(
-      '--agent-api-key-env <name>',
-      'environment variable with the agent API key (default OPENAI_API_KEY)',
-    )
-    .option(
-      '--user <spec>',
-      'user simulator: scripted, or openai:<model> (default: scripted, or the config file)',
-    )
-    .option('--user-base-url <url>', 'OpenAI-compatible base URL of the user model')
-    .option(
-      '--user-style <style>',
-      'how a model user speaks: stop-token (plain text ending with ###STOP###) or json ({user_message, is_task_complete})',
-    )
-    .option(
-      '--user-api-key-env <name>',
-      'environment variable with the user API key (default OPENAI_API_KEY)',
-    )
-    .option(
-      '--judge <spec>',
-      'openai:<model> judging descriptive tasks by their rubrics (without it they never enter sft.jsonl)',
-    )
-    .option('--judge-base-url <url>', 'OpenAI-compatible base URL of the judge model')
-    .option(
-      '--judge-api-key-env <name>',
-      'environment variable with the judge API key (default OPENAI_API_KEY)',
-    )
     .option('--config <file>', 'cove.json with roles, prices and budget (see the README)')
     .option('--budget-usd <amount>', 'stop starting episodes once model calls cost this much')
     .option('--budget-tokens <count>', 'stop starting episodes once model calls used this many tokens')
@@ -124,7 +96,7 @@ export function registerGenerate(program: Command): void {
     .option('--queue <url>', 'run the episodes on `cove worker`s through this Redis (redis://host:port)')
     .option('--store <url>', 'with --queue: workers store records in this PostgreSQL (postgres://…)')
     .option('--queue-prefix <name>', 'with --queue: key prefix of the queues and the run registry', 'cove');
-  withSynthesisOptions(command).action(async (flags: GenerateFlags, self: Command) => {
+  withSynthesisOptions(withRoleOptions(command)).action(async (flags: GenerateFlags, self: Command) => {
     if (flags.from !== undefined && flags.queue !== undefined)
       throw new ConfigError(
         '--queue cannot run --from yet: workers rebuild a run from its registered definition, which holds no conversations; run it in one process (without --queue)',
@@ -195,6 +167,10 @@ export function registerGenerate(program: Command): void {
     };
     const roles = resolveRoles(flags, process.env);
     checkDescriptiveRun(descriptive, flags, roles, (note) => process.stderr.write(note));
+    if (roles.choice.tools !== undefined && flags.queue !== undefined)
+      throw new ConfigError(
+        '--queue cannot run --tool-outputs model yet: workers rebuild the roles of a run from its registered definition, which has no tool model; run it in one process (without --queue)',
+      );
     const tau2Dir =
       text === 'tau2'
         ? resolveTau2DomainDir(domain.name, {
@@ -302,6 +278,9 @@ export function registerGenerate(program: Command): void {
       ...(factory.userStyle === undefined ? {} : { userStyle: factory.userStyle }),
       ...(roles.judge === undefined ? {} : { judge: roles.judge.model }),
       ...(from === undefined ? {} : { from: from.sha256 }),
+      ...(factory.toolOutputs === undefined
+        ? {}
+        : { toolOutputs: 'model', toolModel: factory.toolOutputs.name }),
     });
     const runOptions: GenerateRunOptions = {
       domain,
@@ -317,6 +296,7 @@ export function registerGenerate(program: Command): void {
       concurrency,
       attempts,
       ...(targetSft === undefined ? {} : { targetSft }),
+      ...(flags.allowSimulatedTools === true ? { sft: { allowSimulatedTools: true } } : {}),
       fingerprint,
       coveVersion: COVE_VERSION,
       command: process.argv.slice(2),
@@ -369,7 +349,7 @@ export function registerGenerate(program: Command): void {
         (s.graded_episodes === 0
           ? 'no episode graded (no yield or score to report)'
           : `${s.sft_trajectories} SFT trajectories, task yield ${(s.task_yield * 100).toFixed(1)}%, ` +
-            `${source.cove ? `mean score ${s.mean_score}` : s.judge !== undefined ? `judged: ${s.judge.passed} passed, ${s.judge.rejected_by_judge} rejected by the judge, ${s.judge.deterministic_failures} failed a deterministic check, ${s.judge.not_judged} not judged` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
+            `${s.verification_meaningful === false ? 'tool outputs played by a model (verification not meaningful: the state never changed)' : source.cove ? `mean score ${s.mean_score}` : s.judge !== undefined ? `judged: ${s.judge.passed} passed, ${s.judge.rejected_by_judge} rejected by the judge, ${s.judge.deterministic_failures} failed a deterministic check, ${s.judge.not_judged} not judged` : `mean τ² reward ${s.reward.mean} (${s.reward.distribution.null} not evaluated)`}, leaks ${s.leaks}`) +
         `${budget}\n`,
     );
     if (targetSft !== undefined && s.sft_trajectories < targetSft) {

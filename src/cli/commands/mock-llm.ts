@@ -12,6 +12,7 @@ import { RoleSessions } from '../../server/mock-llm/sessions.js';
 import { type CoveTask, readCoveBlocks } from '../../tasks/cove-task.js';
 import { parseTau2Tasks } from '../../tasks/tau2-task.js';
 import { intFlag } from '../db-source.js';
+import { loadCoveTasks } from '../tasks-input.js';
 
 const turnSchema = z.strictObject({
   content: z.string().nullable().optional(),
@@ -70,7 +71,7 @@ export function registerMockLlm(program: Command): void {
   program
     .command('mock-llm')
     .description(
-      'serve /v1/chat/completions on 127.0.0.1, playing competent roles for cove tasks (for tests)',
+      'serve /v1/chat/completions on 127.0.0.1, playing competent roles (agent, user, tools) for cove tasks (for tests)',
     )
     .option('--port <n>', 'port (0: a free one)', '8765')
     .option('--host <address>', 'address to bind (keep it on this machine)', '127.0.0.1')
@@ -123,7 +124,12 @@ export function registerMockLlm(program: Command): void {
           );
         }
         const domain = spec?.domain ?? getDomain(first.domain);
-        sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])));
+        const tasksFile = flags.tasks;
+        // the tasks' DB is opened only when a tool-model request comes (x-cove-role: tools)
+        sessions = new RoleSessions(domain, new Map(tasks.map((t) => [t.id, t])), () => {
+          const input = loadCoveTasks(domain, tasksFile);
+          return { base: input.loaded.base, semantics: input.semantics };
+        });
       } else {
         if (flags.script === undefined) throw new ConfigError('--mode script needs --script <file>');
         const value = readPlainJson(flags.script, { what: '--script' });

@@ -25,7 +25,23 @@ function duration(s: number | null): string {
 export function registerRuns(program: Command): void {
   const runs = program
     .command('runs')
-    .description('distributed runs: progress on the queue, export from the store');
+    .description(
+      'run folders side by side (compare); distributed runs: progress on the queue, export from the store',
+    );
+  runs
+    .command('compare')
+    .description(
+      'run folders side by side: yield, turns, tool calls, tokens and cost per run (e.g. the three modes of docs/modes.md)',
+    )
+    .argument('<runs...>', 'run folders of `cove generate`, each DIR or LABEL=DIR')
+    .option('--json', 'print the rows as JSON')
+    .action(async (entries: string[], flags: { json?: boolean }) => {
+      const { compareRuns, comparisonTable } = await import('../../run/compare-runs.js');
+      const rows = compareRuns(entries);
+      process.stdout.write(
+        flags.json === true ? `${JSON.stringify(rows, null, 2)}\n` : comparisonTable(rows),
+      );
+    });
   runs
     .command('status')
     .description("a run's jobs on the queue: waiting, active, done, failed, throughput and ETA")

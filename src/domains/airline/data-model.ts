@@ -19,7 +19,7 @@ export const pyInt = z.union([
     .transform((v) => BigInt(v)),
 ]);
 
-const cabinCounts = pyDictOf(pyInt).refine(
+export const cabinCounts = pyDictOf(pyInt).refine(
   (m) => [...m.keys()].every((k) => (CABINS as readonly string[]).includes(k)),
   {
     message: `keys must be ${CABINS.join(', ')}`,
@@ -55,7 +55,7 @@ const dateStatusSchema = model(
 );
 export type DateStatus = z.output<typeof dateStatusSchema>;
 
-const flightSchema = model(
+export const flightSchema = model(
   z.object({
     flight_number: z.string(),
     origin: z.string(),
@@ -78,7 +78,7 @@ const paymentMethodSchema = model(
   ]),
 );
 
-const userSchema = model(
+export const userSchema = model(
   z.object({
     user_id: z.string(),
     name: model(z.object({ first_name: z.string(), last_name: z.string() })),
@@ -101,7 +101,7 @@ const userSchema = model(
   }),
 );
 
-const reservationSchema = model(
+export const reservationSchema = model(
   z.object({
     reservation_id: z.string(),
     user_id: z.string(),

@@ -1,17 +1,22 @@
 import type { Domain } from '../domain.js';
 import { AIRLINE_ENVIRONMENT, AIRLINE_VERSION, TAU2_AIRLINE_INITIAL_HASHES } from './environment.js';
 import { importAirlineDb } from './import-db.js';
+import { airlineOutputSchemas } from './output-schemas.js';
 import { AIRLINE_INSTRUCTIONS_COVE, AIRLINE_POLICY_COVE } from './policy.js';
 import { generateAirlineSandbox } from './sandbox/generate.js';
+import { AirlineOracleAgent } from './sim/oracle-agent.js';
+import { AirlineScriptedUser } from './sim/scripted-user.js';
 import { drawAirlineTask } from './synthesis/draw.js';
 import { AIRLINE_CONSTRAINT_KINDS } from './synthesis/kinds.js';
 import { AIRLINE_MIXES } from './synthesis/mixes.js';
 import { recheckAirlineReferences } from './synthesis/recheck.js';
+import type { AirlineFuzz } from './synthesis/requests.js';
 
 /**
  * The airline domain: τ²-compatible flights, users and reservations. It serves τ²'s airline DB and tools (replay,
- * evaluation, model-played agents on τ² tasks), seeded sandbox DBs, and synthesizes CoVe tasks (`synthesis/`,
- * docs/airline.md); it has no scripted roles yet.
+ * evaluation, model-played agents on τ² tasks), makes seeded sandbox DBs (`sandbox/`), synthesizes CoVe tasks
+ * (`synthesis/`) and plays them with its scripted roles (`sim/`: the oracle agent and the scripted customer);
+ * docs/airline.md.
  */
 export const airlineDomain: Domain = {
   ...AIRLINE_ENVIRONMENT,
@@ -32,5 +37,11 @@ export const airlineDomain: Domain = {
     draw: drawAirlineTask,
     recheck: recheckAirlineReferences,
     scarcityHint: 'use a DB with more reservations per user',
+  },
+  outputSchemas: airlineOutputSchemas(),
+  simulation: {
+    createOracleAgent: (task, rng) => new AirlineOracleAgent(task.fuzz as unknown as AirlineFuzz, rng),
+    createScriptedUser: (task, rng) =>
+      new AirlineScriptedUser(task.fuzz as unknown as AirlineFuzz, rng, task.behaviour),
   },
 };

@@ -21,7 +21,7 @@ export const addressSchema = model(
 );
 export type Address = z.output<typeof addressSchema>;
 
-const variantSchema = model(
+export const variantSchema = model(
   z.object({
     item_id: z.string(),
     options: pyDictOf(z.string()),
@@ -30,7 +30,7 @@ const variantSchema = model(
   }),
 );
 
-const productSchema = model(
+export const productSchema = model(
   z.object({ name: z.string(), product_id: z.string(), variants: pyDictOf(variantSchema) }),
 );
 
@@ -43,7 +43,7 @@ const paymentMethodSchema = model(
 );
 export type PaymentMethod = z.output<typeof paymentMethodSchema>;
 
-const userSchema = model(
+export const userSchema = model(
   z.object({
     user_id: z.string(),
     name: model(z.object({ first_name: z.string(), last_name: z.string() })),
@@ -64,7 +64,7 @@ const orderItemSchema = model(
   }),
 );
 
-const orderSchema = model(
+export const orderSchema = model(
   z.object({
     order_id: z.string(),
     user_id: z.string(),

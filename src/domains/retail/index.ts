@@ -1,6 +1,7 @@
 import type { Domain } from '../domain.js';
 import { RETAIL_ENVIRONMENT, RETAIL_VERSION, TAU2_RETAIL_INITIAL_HASHES } from './environment.js';
 import { importRetailDb } from './import-db.js';
+import { retailOutputSchemas } from './output-schemas.js';
 import { AGENT_INSTRUCTIONS_COVE, RETAIL_POLICY_COVE } from './policy.js';
 import { generateRetailSandbox } from './sandbox/generate.js';
 import { RetailOracleAgent } from './sim/oracle-agent.js';
@@ -24,6 +25,7 @@ export const retailDomain: Domain = {
     generate: (seed, size) => generateRetailSandbox({ seed, users: size.users, orders: size.orders }),
   },
   policy: { cove: RETAIL_POLICY_COVE, instructions: AGENT_INSTRUCTIONS_COVE },
+  outputSchemas: retailOutputSchemas(),
   simulation: {
     createOracleAgent: (task, rng) =>
       new RetailOracleAgent(task.fuzz as unknown as RetailFuzz, rng, task.behaviour),

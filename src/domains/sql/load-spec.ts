@@ -262,6 +262,7 @@ export function loadSqlDomain(file: string): SqlDomain {
       schemaSql: '',
       collections,
       tools: templates.map(templateTool),
+      outputSchemas: Object.fromEntries(templates.map((t) => [t.json.name, t.output])),
       policy: {
         cove: policy,
         instructions: `You help users of the ${spec.json.name} database. Use the tools; make one tool call at a time.`,

@@ -23,53 +23,5 @@ export function deriveOutputSchema(
   return returns === 'row' ? row : { type: 'array', items: row };
 }
 
-function typeOk(value: unknown, type: string): boolean {
-  switch (type) {
-    case 'null':
-      return value === null;
-    case 'integer':
-      return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
-    case 'number':
-      return typeof value === 'bigint' || typeof value === 'number';
-    case 'string':
-      return typeof value === 'string';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return value instanceof Map || (typeof value === 'object' && value !== null && !Array.isArray(value));
-    default:
-      return true;
-  }
-}
-
-/**
- * Checks a tool result (rows as Maps or objects, ints as bigint) against the subset of JSON Schema that specs use:
- * `type` (one or a list), `properties`, `required`, `items`. Returns the first mismatch as `path: reason`, or
- * undefined.
- */
-export function schemaMismatch(value: unknown, schema: Schema, path = '$'): string | undefined {
-  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types.length > 0 && !types.some((t) => typeOk(value, String(t)))) {
-    return `${path}: ${value === null ? 'null' : typeof value} is not ${types.join(' or ')}`;
-  }
-  if (Array.isArray(value) && schema.items !== undefined) {
-    for (let i = 0; i < value.length; i++) {
-      const m = schemaMismatch(value[i], schema.items as Schema, `${path}[${i}]`);
-      if (m !== undefined) return m;
-    }
-  }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const get = (k: string) => (value instanceof Map ? value.get(k) : (value as Record<string, unknown>)[k]);
-    const has = (k: string) => (value instanceof Map ? value.has(k) : k in (value as object));
-    for (const k of (schema.required as string[] | undefined) ?? [])
-      if (!has(k)) return `${path}.${k}: missing`;
-    for (const [k, sub] of Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {})) {
-      if (!has(k)) continue;
-      const m = schemaMismatch(get(k), sub, `${path}.${k}`);
-      if (m !== undefined) return m;
-    }
-  }
-  return undefined;
-}
+/** The output checker is shared by every domain (the SQL spec's `output` schemas use its subset). */
+export { schemaMismatch } from '../../core/json-schema-check.js';

@@ -6,6 +6,7 @@ import { STAGE_NAMES } from '../../synth/stage.js';
 import type { CoveTask } from '../../tasks/cove-task.js';
 import { type Fault, pickFault } from './faults.js';
 import type { RoleSessions } from './sessions.js';
+import { toolRequest } from './tool-oracle.js';
 
 /** A scripted reply of `--mode script`. */
 export interface ScriptTurn {
@@ -21,7 +22,7 @@ export interface ScriptTurn {
  * The roles a script answers: the agent, the user, the judge, and every synthesis stage (`x-cove-role` is the
  * stage's name, docs/synthesis-stages.md).
  */
-export const SCRIPT_ROLES = ['agent', 'user', ...STAGE_NAMES] as const;
+export const SCRIPT_ROLES = ['agent', 'user', 'tools', ...STAGE_NAMES] as const;
 export type ScriptRole = (typeof SCRIPT_ROLES)[number];
 
 /** Replies per role. */
@@ -31,7 +32,8 @@ export type ScriptTurns = { readonly [R in ScriptRole]?: readonly ScriptTurn[] }
  * A script file (`--script`): replies per role, served in order — the n-th reply of a conversation is the n-th
  * entry (the last one repeats) — optionally per task id under `by_task` (a synthesis stage sends its unit's label,
  * e.g. a tool name, as the task id). The judge role (τ²'s NL-assertion judge) gets one request per episode: its
- * n-th reply goes to the n-th judge request of a task id. `tasks` is both a stage and, in older scripts, the key of
+ * n-th reply goes to the n-th judge request of a task id. The `tools` role (the tool model of `--tool-outputs model`):
+ * entry n answers attempt n of every tool call (the first try, then the retries; the last entry repeats). `tasks` is both a stage and, in older scripts, the key of
  * the replies per task id: a list under `tasks` is the `tasks` stage's replies, an object is read as `by_task`.
  */
 export type MockScript = Omit<ScriptTurns, 'tasks'> & {
@@ -173,12 +175,13 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
     const body = JSON.parse(raw) as { model?: string; messages?: ApiMessage[] };
     const messages = body.messages ?? [];
     if (options.latencyMs !== undefined && options.latencyMs > 0) await sleep(options.latencyMs);
-    const known = options.mode === 'script' ? (SCRIPT_ROLES as readonly string[]) : ['agent', 'user'];
+    const known =
+      options.mode === 'script' ? (SCRIPT_ROLES as readonly string[]) : ['agent', 'user', 'tools'];
     if (!known.includes(role)) {
       return c.json(
         {
           error: {
-            message: `x-cove-role must be ${options.mode === 'script' ? `one of ${SCRIPT_ROLES.join(', ')}` : 'agent or user (or a judge or synthesis stage in script mode)'}, not '${role}'`,
+            message: `x-cove-role must be ${options.mode === 'script' ? `one of ${SCRIPT_ROLES.join(', ')}` : 'agent, user or tools (or a judge or synthesis stage in script mode)'}, not '${role}'`,
           },
         },
         400,
@@ -196,7 +199,17 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
           'x-should-retry': 'false',
         });
       }
-      if (role === 'agent') {
+      if (role === 'tools') {
+        const request = toolRequest(messages);
+        if (request === undefined) {
+          return c.json(
+            { error: { message: 'a tools request needs the JSON of a tool call in its user message' } },
+            400,
+            { 'x-should-retry': 'false' },
+          );
+        }
+        reply = { content: options.sessions.toolTurn(request) };
+      } else if (role === 'agent') {
         const m = await options.sessions.agentTurn(taskId, conversation(messages));
         reply =
           m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls.length > 0
@@ -215,6 +228,8 @@ export function createMockLlmApp(options: MockLlmOptions): { app: Hono; stats: M
       }
     } else {
       // the judge gets one request per episode: its n-th reply goes to the n-th judge request of the task
+      // the tool model asks once per call, again after an invalid reply: entry n answers attempt n of every call
+      // (its request then holds n earlier replies); the other roles count their turns of the conversation
       const own =
         role === 'judge'
           ? (judged.set(taskId, (judged.get(taskId) ?? -1) + 1).get(taskId) ?? 0)

@@ -1,8 +1,11 @@
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Domain } from '../../domains/domain.js';
+import type { EnvironmentBase } from '../../env/environment-base.js';
+import type { Semantics } from '../../env/tool.js';
 import type { ChatMessage } from '../../sim/messages.js';
 import type { VisibleMessage } from '../../sim/roles.js';
 import type { CoveTask } from '../../tasks/cove-task.js';
+import { oracleToolReply, type ToolRequest } from './tool-oracle.js';
 
 /**
  * A cheap fingerprint of one message (role, text length and ends, tool calls, tool-call id): enough to tell the
@@ -51,10 +54,27 @@ export class RoleSessions {
   readonly #domain: Domain;
   readonly #tasks: ReadonlyMap<string, CoveTask>;
   readonly #sessions = new Map<string, Session<unknown>[]>();
+  readonly #loadBase: (() => { base: EnvironmentBase; semantics: Semantics }) | undefined;
+  #base: { base: EnvironmentBase; semantics: Semantics } | undefined;
 
-  constructor(domain: Domain, tasks: ReadonlyMap<string, CoveTask>) {
+  /** `loadBase` opens the tasks' DB, once, when the first tool-model request comes (`x-cove-role: tools`). */
+  constructor(
+    domain: Domain,
+    tasks: ReadonlyMap<string, CoveTask>,
+    loadBase?: () => { base: EnvironmentBase; semantics: Semantics },
+  ) {
     this.#domain = domain;
     this.#tasks = tasks;
+    this.#loadBase = loadBase;
+  }
+
+  /** The tool output the tasks' DB gives for a tool-model request (see {@link oracleToolReply}). */
+  toolTurn(request: ToolRequest): string {
+    if (this.#base === undefined) {
+      if (this.#loadBase === undefined) throw new Error('this mock server has no DB for tool outputs');
+      this.#base = this.#loadBase();
+    }
+    return oracleToolReply(this.#domain, this.#base.base, this.#base.semantics, request);
   }
 
   task(taskId: string): CoveTask | undefined {

@@ -1,7 +1,7 @@
 import type { Rng } from '../../core/rng.js';
 import type { Persona } from '../../tasks/behaviour.js';
 import { say, tidy } from './grammar.js';
-import { CLOSERS, OPENERS, type Situation } from './persona-phrases.js';
+import { CLOSERS, OPENERS, type Remarks, type Situation } from './persona-phrases.js';
 
 export type { Situation } from './persona-phrases.js';
 
@@ -14,7 +14,7 @@ export type { Situation } from './persona-phrases.js';
  * A user message in the persona's style: sometimes an opener before and a remark after `core`, terse users drop
  * politeness and write lower case, and now and then a small slip (a missing final period, "pls"). Facts inside
  * `core` (names, options, emails, numbers) are never altered; `plain` turns the remarks off (answers that must
- * stay short, such as a yes).
+ * stay short, such as a yes). `closers`: the closing remarks to draw from (a domain may supply its own).
  */
 export function styled(
   rng: Rng,
@@ -22,6 +22,7 @@ export function styled(
   core: string,
   plain = false,
   situation: Situation = 'answer',
+  closers: Remarks = CLOSERS,
 ): string {
   let text = core;
   if (!plain && rng.chance(0.4)) {
@@ -30,7 +31,7 @@ export function styled(
     if (opener !== '' && firstWord(opener) !== firstWord(core)) text = `${opener} ${text}`;
   }
   if (!plain && rng.chance(0.4)) {
-    const closer = say(rng, CLOSERS[situation][persona]);
+    const closer = say(rng, closers[situation][persona]);
     // a remark after the core is its own sentence, and does not echo its start ("Thanks, … Thanks.")
     if (closer !== '' && firstWord(closer) !== firstWord(core))
       text = `${/[.!?]$/.test(text) ? text : `${text}.`} ${closer}`;

@@ -9,6 +9,9 @@ import type { Persona } from '../../tasks/behaviour.js';
  */
 export type Situation = 'open' | 'answer' | 'refusal' | 'confirm' | 'done';
 
+/** Remarks by situation and persona (templates of the paraphrase grammar). */
+export type Remarks = Readonly<Record<Situation, Readonly<Record<Persona, readonly string[]>>>>;
+
 const NONE: Record<Persona, readonly string[]> = {
   terse: [''],
   chatty: [''],
@@ -113,7 +116,7 @@ const CLOSERS_ANY: Record<Persona, readonly string[]> = {
   ],
 };
 
-export const CLOSERS: Record<Situation, Record<Persona, readonly string[]>> = {
+export const CLOSERS: Remarks = {
   open: CLOSERS_ANY,
   answer: CLOSERS_ANY,
   refusal: NONE,

@@ -2,6 +2,7 @@ import type { Rng } from '../../core/rng.js';
 import type { Behaviour, BehaviourEntry } from '../../tasks/behaviour.js';
 import type { UserSimulator, UserTurn, VisibleMessage } from '../roles.js';
 import { EventLog, type Situation, styled } from './behaviour.js';
+import { CLOSERS, type Remarks } from './persona-phrases.js';
 
 /**
  * The domain-neutral half of a scripted user (docs/conversations.md): counts turns, finds the behaviour entries
@@ -45,6 +46,11 @@ export abstract class ScriptedUser implements UserSimulator {
 
   /** `core` in the persona's style for its `situation` (`plain`: no opener or closing remark). */
   protected styled(core: string, plain = false, situation: Situation = 'answer'): string {
-    return styled(this.rng, this.behaviour.persona, core, plain, situation);
+    return styled(this.rng, this.behaviour.persona, core, plain, situation, this.closers());
+  }
+
+  /** The closing remarks this user draws from (the shared ones unless a domain supplies its own). */
+  protected closers(): Remarks {
+    return CLOSERS;
   }
 }

@@ -177,7 +177,10 @@ const sameName = (p: { first_name: string; last_name: string }, first: string, l
   p.first_name.toLowerCase() === first.toLowerCase() && p.last_name.toLowerCase() === last.toLowerCase();
 
 /** The user's reservations a reference matches. */
-export function matchReservations(ref: ReservationRef, state: AirlineState): ReservationView[] {
+export function matchReservations(
+  ref: ReservationRef,
+  state: Pick<AirlineState, 'reservations'>,
+): ReservationView[] {
   return state.reservations.filter((r) => {
     if (ref.strategy === 'id') return r.reservation_id === ref.reservation_id;
     if (ref.strategy === 'route_date')
@@ -202,20 +205,40 @@ export function matchItineraries(
 ): FlightLeg[][] {
   if (ref.strategy === 'numbers') return [ref.flights.map((f) => ({ ...f }))];
   const found = reader.search(ref.origin.iata, ref.destination.iata, ref.date, ref.stops);
+  return pickItineraries(ref, found, passengers).map((it) =>
+    it.legs.map((l) => ({ flight_number: l.flight.flight_number, date: l.date })),
+  );
+}
+
+/**
+ * The itineraries among a search's results (`found`) a reference matches; `passengers` is how many seats the
+ * cheapest one needs. (Also used by the oracle agent on the search results it read.)
+ */
+export function pickItineraries(
+  ref: ItineraryRef,
+  found: readonly Itinerary[],
+  passengers: number,
+): Itinerary[] {
   const departure = (it: Itinerary) => it.legs[0]?.flight.scheduled_departure_time_est ?? '';
-  let hits: Itinerary[];
-  if (ref.strategy === 'time_of_day') hits = found.filter((it) => dayPart(departure(it)) === ref.part);
-  else if (ref.strategy === 'earliest') {
+  if (ref.strategy === 'numbers')
+    return found.filter(
+      (it) =>
+        it.legs.length === ref.flights.length &&
+        it.legs.every(
+          (l, i) =>
+            l.flight.flight_number === ref.flights[i]?.flight_number && l.date === ref.flights[i]?.date,
+        ),
+    );
+  if (ref.strategy === 'time_of_day') return found.filter((it) => dayPart(departure(it)) === ref.part);
+  if (ref.strategy === 'earliest') {
     const first = found.map(departure).sort()[0];
-    hits = found.filter((it) => departure(it) === first);
-  } else {
-    const cabin = ref.cabin;
-    const open = found.filter((it) => it.legs.every((l) => l.flight.available_seats[cabin] >= passengers));
-    const cost = (it: Itinerary) => it.legs.reduce((s, l) => s + l.flight.prices[cabin], 0);
-    const lowest = Math.min(...open.map(cost));
-    hits = open.filter((it) => cost(it) === lowest);
+    return found.filter((it) => departure(it) === first);
   }
-  return hits.map((it) => it.legs.map((l) => ({ flight_number: l.flight.flight_number, date: l.date })));
+  const cabin = ref.cabin;
+  const open = found.filter((it) => it.legs.every((l) => l.flight.available_seats[cabin] >= passengers));
+  const cost = (it: Itinerary) => it.legs.reduce((s, l) => s + l.flight.prices[cabin], 0);
+  const lowest = Math.min(...open.map(cost));
+  return open.filter((it) => cost(it) === lowest);
 }
 
 /** The flights of a reservation a reference matches. */

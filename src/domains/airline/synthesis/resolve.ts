@@ -57,7 +57,7 @@ export function resolveSegment(ref: SegmentRef, reservation: ReservationView): R
 }
 
 /** The user and their saved passengers: where a booking's passengers named by name or relation are found. */
-export function passengerPool(state: AirlineState): PassengerView[] {
+export function passengerPool(state: Pick<AirlineState, 'user'>): PassengerView[] {
   const u = state.user;
   return [{ first_name: u.name.first_name, last_name: u.name.last_name, dob: u.dob }, ...u.saved_passengers];
 }

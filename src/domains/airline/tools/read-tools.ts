@@ -43,7 +43,7 @@ export const getUserDetails: ToolSpec = {
 };
 
 /** τ²'s fixed airport list (IATA code and city), in its order. */
-const AIRPORTS: readonly (readonly [string, string])[] = [
+export const AIRPORTS: readonly (readonly [string, string])[] = [
   ['SFO', 'San Francisco'],
   ['JFK', 'New York'],
   ['LAX', 'Los Angeles'],

@@ -1,6 +1,6 @@
 import type { Rng } from '../../../core/rng.js';
+import { dollars } from '../../../sim/scripted/agent-phrases.js';
 import { say } from '../../../sim/scripted/grammar.js';
-import { moneyText } from '../../../tasks/communicate.js';
 import { addressText } from '../synthesis/phrases.js';
 import type { VariantRef } from '../synthesis/references.js';
 import type { AddressView, OrderItemView, OrderView, PaymentMethodView } from '../synthesis/views.js';
@@ -13,12 +13,13 @@ import type { AddressView, OrderItemView, OrderView, PaymentMethodView } from '.
  * reason), and proposals end with a question about going ahead, so the scripted customer can tell them apart.
  */
 
-/** A dollar amount that contains Python's `str(round(x, 2))` (what τ²'s communicate check looks for). */
-export function dollars(x: number): string {
-  const fixed = Math.abs(x).toFixed(2);
-  const text = fixed.includes(moneyText(Math.abs(x))) ? fixed : moneyText(Math.abs(x));
-  return `$${text}`;
-}
+export {
+  anythingElse,
+  ask,
+  dollars,
+  howCanIHelp,
+  TRANSFER_TEXT,
+} from '../../../sim/scripted/agent-phrases.js';
 
 function optionText(options: Readonly<Record<string, string>>): string {
   return Object.entries(options)
@@ -72,39 +73,6 @@ export function methodText(said: string, method: PaymentMethodView, original = f
 
 export function addressLine(a: AddressView): string {
   return addressText(a);
-}
-
-/** The closing question of a proposal. */
-export function ask(rng: Rng): string {
-  return say(rng, [
-    'Shall I go ahead?',
-    'Would you like me to proceed?',
-    'Do you want me to go ahead with this?',
-    'Can you confirm that this is what you want?',
-    'Should I go ahead and submit it?',
-    'Is it okay to proceed?',
-    'Please confirm [and I will take care of it|so I can proceed].',
-    'Could you confirm [so I can proceed|that I should go ahead]?',
-  ]);
-}
-
-export function anythingElse(rng: Rng): string {
-  return say(rng, [
-    'Is there anything else I can help you with[ today|]?',
-    'Can I help you with anything else?',
-    'Anything else I can do for you[ today|]?',
-    'What else can I do for you?',
-    'Is there something else you need?',
-  ]);
-}
-
-/** The agent's reply when the customer has not yet said what they need. */
-export function howCanIHelp(rng: Rng): string {
-  return say(rng, [
-    'How can I help you[ today|]?',
-    'What can I do for you?',
-    'What would you like me to help you with?',
-  ]);
 }
 
 export function askIdentity(rng: Rng, first: boolean): string {
@@ -277,5 +245,3 @@ export function sideAnswer(rng: Rng, topic: 'products' | 'refund_time', types?: 
     `We sell ${types?.length ?? 0} kinds of products, including ${list.join(', ')}.`,
   ]);
 }
-
-export const TRANSFER_TEXT = 'YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON.';

@@ -9,6 +9,16 @@ import type { PaymentRef, UserRef } from '../synthesis/references.js';
  * and the last message name what they are about, as customers do.
  */
 
+export {
+  acceptRefusal,
+  askHuman,
+  connector,
+  decline,
+  thanks,
+  transferred,
+  yes,
+} from '../../../sim/scripted/user-phrases.js';
+
 /** The identity details as the customer gives them. */
 export function identityText(rng: Rng, user: UserRef, override?: { email?: string; zip?: string }): string {
   if (user.strategy === 'email') {
@@ -72,22 +82,6 @@ export function correctOrder(rng: Rng, order: string): string {
   );
 }
 
-/** What a yes to a proposal is about: the action, often with a product name (`subject` from {@link subjectOf}). */
-export function yes(rng: Rng, subject: string): string {
-  return say(
-    rng,
-    [
-      '[Yes|Yeah|Yep|Sure|Correct|Okay|Ok|Perfect, yes|Great, yes|Exactly|Yes, that is right][,|.|!] [please go ahead with {s}|go ahead with {s}|{s} sounds good|please proceed with {s}|I confirm {s}|do it|go ahead|please do|that works|let us do it|go for it|please proceed][.|!|]',
-      "[Yes|Yep|Sure][,|.] [that is|that's] [what I want|exactly what I asked for|right][.|!] [Please go ahead|Go ahead|Proceed][ with {s}|].",
-      '[That looks|That is|Looks] [correct|right|good][, go ahead|. Please proceed|. Yes|, yes please|].',
-      '[Okay|Ok|Alright], [go ahead|please proceed][ with {s}|].',
-      '[Okay|Ok|Alright], [confirmed|yes][ for {s}|, {s} it is|].',
-      'Yes[, please|]. {S} [is what I want|is fine|works for me].',
-    ],
-    { s: subject, S: `${subject[0]?.toUpperCase()}${subject.slice(1)}` },
-  );
-}
-
 export function changeMind(rng: Rng, reject: boolean, what: string, field: 'payment' | 'reason'): string {
   const lead = reject
     ? say(rng, ["No, that's not quite right.", 'Hmm, no, wait.', "No, sorry, that's not what I want."])
@@ -112,37 +106,6 @@ export function changeMind(rng: Rng, reject: boolean, what: string, field: 'paym
     : `${lead} ${body}`;
 }
 
-export function decline(rng: Rng, restated: string): string {
-  return say(rng, ['No, that is not what I asked for. {r}', "No, that's wrong. {r}"], { r: restated });
-}
-
-export function thanks(rng: Rng): string {
-  return say(rng, [
-    'Thanks!',
-    'Thank you.',
-    'Great, thank you.',
-    'Perfect.',
-    'Great!',
-    'Cool, thanks.',
-    'Okay, good.',
-    'Wonderful.',
-  ]);
-}
-
-/** What leads into the next request after an acknowledgement ('' sometimes). */
-export function connector(rng: Rng): string {
-  return say(rng, [
-    'There is one more thing.',
-    'I also have another request.',
-    'One more thing:',
-    'Also,',
-    'Next,',
-    '',
-    'While I have you,',
-    'And',
-  ]);
-}
-
 /** A reminder of a request already stated (`topic`: what it is about). */
 export function nudge(rng: Rng, topic: string): string {
   return say(
@@ -157,16 +120,6 @@ export function nudge(rng: Rng, topic: string): string {
   );
 }
 
-export function acceptRefusal(rng: Rng): string {
-  return say(rng, [
-    '[I see|Oh|Ah], [that is a pity|too bad|what a shame], but I understand.',
-    '[Oh|Hmm], okay. I understand[ the policy|].',
-    '[Hmm, |]okay, [fair enough|I get it|if that is the policy|that makes sense].',
-    "That's [disappointing|annoying|a shame], but [fine|okay|I understand].",
-    '[Right|Alright], [I guess I will have to wait|nothing to be done then|understood].',
-  ]);
-}
-
 /** Push-back on a refusal (`topic`: what was refused). */
 export function pushBack(rng: Rng, topic: string): string {
   return say(
@@ -178,14 +131,6 @@ export function pushBack(rng: Rng, topic: string): string {
     ],
     { t: topic },
   );
-}
-
-export function askHuman(rng: Rng): string {
-  return say(rng, [
-    "Then I'd like to speak to a human agent, please.",
-    'Can you transfer me to a human agent?',
-    "[I'd rather|Let me] talk to a real person about this. Please transfer me to a human agent.",
-  ]);
 }
 
 export function sideQuestion(rng: Rng, topic: string): string {
@@ -215,10 +160,6 @@ export function stop(rng: Rng, topic: string): string {
     ],
     { t: topic },
   );
-}
-
-export function transferred(): string {
-  return '###TRANSFER###';
 }
 
 /** Answers to the agent's questions about one detail. */
