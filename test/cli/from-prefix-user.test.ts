@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CoveTask } from '../../src/tasks/cove-task.js';
+import { AIRLINE_DB } from '../helpers/airline-base.js';
 import { type CliResult, runCove, runCoveAsync } from '../helpers/cli.js';
 import { readJson, readRecords } from '../helpers/run-files.js';
 
@@ -83,13 +84,24 @@ const PLAIN_GOLDEN = [
   ],
 ];
 
+// the user with the most reservations in τ²'s airline db.json (13): tasks of up to six constraints can be drawn
+const LUCAS = 'lucas_wilson_8118';
+const AIRLINE_DETAILS = lookup(
+  'lucas-details',
+  'get_user_details',
+  { user_id: LUCAS },
+  `Hi, my user id is ${LUCAS}. What is my membership level?`,
+);
+
 let pinned: CliResult;
 let plain: CliResult;
+let airline: CliResult;
 const pinnedDir = join(root, 'pinned');
 const plainDir = join(root, 'plain');
+const airlineDir = join(root, 'airline');
 
 beforeAll(async () => {
-  [pinned, plain] = await Promise.all([
+  [pinned, plain, airline] = await Promise.all([
     runCoveAsync([
       'generate',
       '--n',
@@ -108,6 +120,20 @@ beforeAll(async () => {
       file('chats.jsonl', CHATS),
       '--out',
       plainDir,
+      '--quiet',
+    ]),
+    runCoveAsync([
+      'generate',
+      '--domain',
+      'airline',
+      '--db',
+      AIRLINE_DB,
+      '--n',
+      '6',
+      '--from',
+      file('airline.jsonl', [AIRLINE_DETAILS]),
+      '--out',
+      airlineDir,
       '--quiet',
     ]),
   ]);
@@ -169,6 +195,31 @@ describe('a prefix that identified a Retail customer', () => {
       `conversation 'by-name-zip' identified user ${FERNE}, and the tasks paired with it must be about that user`,
     );
     expect(r.stderr).toContain(`about user ${FERNE}`);
+  });
+});
+
+describe('a prefix that identified an Airline customer', () => {
+  it('gives tasks about that customer; the oracle reads their details without asking, and scores 1', () => {
+    expect(airline.stderr).not.toMatch(/^cove: /m);
+    expect(airline.status).toBe(0);
+    const tasks = readJson<CoveTask[]>(join(airlineDir, 'tasks.json'));
+    expect(tasks.map((t) => t.cove.user_id)).toEqual(Array(6).fill(LUCAS));
+    const records = readRecords(airlineDir);
+    expect(records).toHaveLength(6);
+    for (const r of records) {
+      expect(r.verification).toMatchObject({ score: 1, stateMatch: true });
+      const own = r.messages.filter((m) => m.cove_prefix !== true);
+      const first = own.find((m) => m.role === 'assistant');
+      expect(first?.role === 'assistant' ? first.tool_calls?.[0]?.function : undefined).toEqual({
+        name: 'get_user_details',
+        arguments: `{"user_id": "${LUCAS}"}`,
+      });
+      for (const m of own) {
+        if (typeof m.content !== 'string') continue;
+        if (m.role === 'user') expect(m.content).not.toContain(LUCAS);
+        if (m.role === 'assistant') expect(m.content).not.toMatch(/user id/i);
+      }
+    }
   });
 });
 
