@@ -42,6 +42,7 @@ import {
   refusalText,
   reportText,
   totalExpression,
+  userLookup,
   type WriteCall,
   writeCall,
 } from './oracle-steps.js';
@@ -103,8 +104,7 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   #refusedAction = '';
   #transferred = false;
   #read: UserState | undefined;
-  /** The customer a conversation prefix identified ({@link knowUser}), until the oracle's own lookup. */
-  #knownUser: string | undefined;
+  #known = false; // a prefix identified the customer (knowUser), until the oracle's own lookup
 
   constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
     super();
@@ -113,13 +113,9 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     this.#behaviour = behaviour;
   }
 
-  /**
-   * The customer a conversation prefix identified: not asked for again. The oracle, which does not see the prefix,
-   * looks the account up once more by the task's user reference (the lookup the prefix made), so the episode's own
-   * calls identify the user as the policy and the grounding of refusals require.
-   */
-  override knowUser(userId: string): void {
-    this.#knownUser = userId;
+  /** A prefix identified the customer: no asking; a lookup by the task's reference (the policy's identification). */
+  override knowUser(): void {
+    this.#known = true;
   }
 
   protected ingest(lookup: Lookup, content: string): void {
@@ -183,8 +179,11 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     return this.#read;
   }
 
-  /** The lookup for the identity the customer gave last, when it has not been tried yet. */
+  /** The lookup for the identity the customer gave last, when it has not been tried yet (or the known user's). */
   #identify(): AssistantMessage | undefined {
+    const find = this.#known ? userLookup(this.#fuzz.user) : undefined;
+    this.#known = false;
+    if (find !== undefined) return this.call({ kind: 'find' }, find.name, find.args);
     const said = this.said();
     const u = this.#fuzz.user;
     const email = lastEmail(said);
@@ -213,17 +212,6 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
 
   protected decide(userSpoke: boolean): AssistantMessage {
     if (this.#transferred) return this.say(TRANSFER_TEXT);
-    if (this.#userId === undefined && this.#knownUser !== undefined) {
-      this.#knownUser = undefined;
-      const u = this.#fuzz.user;
-      return u.strategy === 'email'
-        ? this.call({ kind: 'find' }, 'find_user_id_by_email', { email: u.email })
-        : this.call({ kind: 'find' }, 'find_user_id_by_name_zip', {
-            first_name: u.first_name,
-            last_name: u.last_name,
-            zip: u.zip,
-          });
-    }
     if (this.#userId === undefined) {
       const lookup = this.#identify();
       if (lookup !== undefined) return lookup;
