@@ -4,12 +4,12 @@ import type { Domain } from '../domains/domain.js';
 import { readJsonFile } from '../domains/load-db.js';
 import type { Semantics } from '../env/tool.js';
 import { readInputText } from '../io/read-input.js';
-import { replayPrefixes, withPrefix } from '../run/prefix-states.js';
+import { type PrefixState, replayPrefixes, withPrefix } from '../run/prefix-states.js';
 import type { TaskSource } from '../run/task-source.js';
 import type { PrefixFile } from '../sim/prefix/prefix-file.js';
 import type { CoveTask, Difficulty } from '../tasks/cove-task.js';
 import type { SynthesisOptions } from '../tasks/sampler.js';
-import { synthesizeVettedTask, taskMix } from '../tasks/sampler.js';
+import { synthesizeVettedTask, taskMix, UnsatisfiableTaskError } from '../tasks/sampler.js';
 import type { FuzzLevel } from '../tasks/synthesis.js';
 import type { RunTask } from '../tasks/task.js';
 import { parseTau2Tasks } from '../tasks/tau2-task.js';
@@ -108,6 +108,24 @@ export function taskSource(
       : replayPrefixes(domain, choice.loaded.base, options.from, options.semantics);
   const made: RunTask[] = [];
   let resumed = false;
+  /**
+   * Task `index`, drawn from the state after its conversation (`--from`) and about the customer the conversation
+   * identified, if it did. @throws {UnsatisfiableTaskError} naming the conversation and the customer when no
+   * task can be drawn for them.
+   */
+  const draw = async (index: number, state: PrefixState | undefined) => {
+    const base = state?.base ?? choice.loaded.base;
+    if (state?.userId === undefined) return synthesizeVettedTask(domain, base, synthesisOptions, index);
+    try {
+      return await synthesizeVettedTask(domain, base, { ...synthesisOptions, userId: state.userId }, index);
+    } catch (e) {
+      if (!(e instanceof UnsatisfiableTaskError)) throw e;
+      throw new UnsatisfiableTaskError(
+        `${options.from?.file}: conversation '${state.prefix.id}' identified user ${state.userId}, ` +
+          `and the tasks paired with it must be about that user: ${e.message}`,
+      );
+    }
+  };
   return {
     loaded: choice.loaded,
     ...(choice.sandboxText === undefined ? {} : { sandboxText: choice.sandboxText }),
@@ -137,12 +155,7 @@ export function taskSource(
       while (made.length < n && shouldStop?.() !== true) {
         // with --from, task i is drawn from the state after its conversation's tool calls
         const state = prefixes?.forIndex(made.length);
-        const drawn = await synthesizeVettedTask(
-          domain,
-          state?.base ?? choice.loaded.base,
-          synthesisOptions,
-          made.length,
-        );
+        const drawn = await draw(made.length, state);
         const task = state === undefined ? drawn.task : withPrefix(drawn.task, state);
         checkpoint?.save(task);
         made.push(task);

@@ -1,5 +1,6 @@
 import { ConfigError, InputFileError } from '../core/errors.js';
 import { JsonSyntaxError, parsePyJson } from '../core/py-json-parse.js';
+import type { PyDict } from '../core/py-value.js';
 import type { Domain } from '../domains/domain.js';
 import { deriveBase } from '../env/derive-base.js';
 import type { EnvironmentBase } from '../env/environment-base.js';
@@ -7,6 +8,8 @@ import type { Semantics } from '../env/tool.js';
 import type { ChatMessage } from '../sim/messages.js';
 import type { ConversationPrefix } from '../sim/prefix/conversation-prefix.js';
 import type { PrefixEntry, PrefixFile } from '../sim/prefix/prefix-file.js';
+import type { IdentifyRead } from '../tasks/constraint.js';
+import { type IdentifyingCall, identifyReads, lastIdentifiedUser } from '../tasks/identified-user.js';
 import type { RunTask } from '../tasks/task.js';
 
 /** A conversation prefix with the database state after its tool calls (`cove generate --from`). */
@@ -17,6 +20,11 @@ export interface PrefixState {
   readonly base: EnvironmentBase;
   /** Canonical sha256 of that state. */
   readonly stateSha256: string;
+  /**
+   * The customer the prefix's tool calls identified (the last one, by the identify reads the domain's kinds
+   * declare): the tasks paired with the prefix are drawn for that customer. Absent when no call identifies one.
+   */
+  readonly userId?: string;
 }
 
 /** How a task names its prefix (`cove.prefix` of a generated task; also on each trajectory record). */
@@ -86,10 +94,11 @@ export function replayPrefixes(
   semantics: Semantics,
 ): PrefixStates {
   const known = new Set(domain.tools.map((t) => t.name));
+  const reads = identifyReads(domain.synthesis?.kinds ?? []);
   const states: PrefixState[] = [];
   try {
     for (const entry of file.entries)
-      states.push(replayOne(domain.name, known, base, file.file, entry, semantics));
+      states.push(replayOne(domain.name, known, reads, base, file.file, entry, semantics));
   } catch (e) {
     for (const s of states) s.base.close();
     throw e;
@@ -100,12 +109,14 @@ export function replayPrefixes(
 function replayOne(
   domainName: string,
   known: ReadonlySet<string>,
+  reads: readonly IdentifyRead[],
   base: EnvironmentBase,
   file: string,
   entry: PrefixEntry,
   semantics: Semantics,
 ): PrefixState {
   const outputs = new Map<string, string>();
+  const done: IdentifyingCall[] = [];
   const derived = deriveBase(
     base,
     (episode) => {
@@ -133,6 +144,7 @@ function replayOne(
         const result = episode.call(call.name, args as NonNullable<typeof args>);
         if (result.error) fail('', `replaying it on the run's database failed: ${result.content}`);
         outputs.set(call.id, result.content);
+        done.push({ name: call.name, args: args as PyDict, result: result.content });
       }
     },
     { semantics },
@@ -167,9 +179,12 @@ function replayOne(
         };
     }
   });
+  const identified = lastIdentifiedUser(reads, done);
+  const userId = identified === undefined ? {} : { userId: identified.userId };
   return {
-    prefix: { id: entry.id, index: entry.index, messages },
+    prefix: { id: entry.id, index: entry.index, messages, ...userId },
     base: derived,
     stateSha256: derived.hashes().canonical_sha256,
+    ...userId,
   };
 }

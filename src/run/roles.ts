@@ -103,7 +103,7 @@ export function createRoleFactory(
         coveBlockFor(task, 'the oracle agent'),
         rng,
       );
-      return prefix === undefined ? oracle : scriptedAgentAfter(oracle, prefix);
+      return prefix === undefined ? oracle : scriptedAgentAfter(oracle, prefix, task.cove?.user_id);
     },
     createUser: (task, rng, prefix) => {
       if (userModel === undefined) {
@@ -111,7 +111,9 @@ export function createRoleFactory(
           coveBlockFor(task, 'the scripted user'),
           rng,
         );
-        return prefix === undefined ? user : scriptedUserAfter(user, prefix, rng.child('prefix'));
+        return prefix === undefined
+          ? user
+          : scriptedUserAfter(user, prefix, rng.child('prefix'), task.cove?.user_id);
       }
       const scenario = scenarioText(task.user_scenario.instructions, task.user_scenario.persona);
       const guidelines = userStyle === 'json' ? JSON_USER_GUIDELINES : context.userGuidelines;
@@ -136,11 +138,13 @@ export function scriptedRoles(domain: Domain): RoleFactory {
     userName: 'scripted',
     createAgent: (task, rng, prefix) => {
       const oracle = sim.createOracleAgent(coveBlockFor(task, 'the oracle agent'), rng);
-      return prefix === undefined ? oracle : scriptedAgentAfter(oracle, prefix);
+      return prefix === undefined ? oracle : scriptedAgentAfter(oracle, prefix, task.cove?.user_id);
     },
     createUser: (task, rng, prefix) => {
       const user = sim.createScriptedUser(coveBlockFor(task, 'the scripted user'), rng);
-      return prefix === undefined ? user : scriptedUserAfter(user, prefix, rng.child('prefix'));
+      return prefix === undefined
+        ? user
+        : scriptedUserAfter(user, prefix, rng.child('prefix'), task.cove?.user_id);
     },
   };
 }

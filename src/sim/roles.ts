@@ -34,6 +34,11 @@ export interface AgentTurn {
  */
 export interface Agent {
   respond(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<AgentTurn>;
+  /**
+   * Told, before the first turn, that an earlier part of the conversation (a prefix, `cove generate --from`)
+   * already identified the customer `userId`: a scripted agent then does not ask who they are.
+   */
+  knowUser?(userId: string): void;
 }
 
 /** One user turn. */
@@ -57,4 +62,9 @@ export interface UserSimulator {
   /** The behaviour events the user enacted so far (docs/conversations.md); scripted users report them, model
    * users do not. */
   enactedEvents?(): readonly string[];
+  /**
+   * Told, before the first turn, that the agent already identified this customer earlier in the conversation
+   * (`cove generate --from`): a scripted user then does not give its identity unasked.
+   */
+  knownToAgent?(): void;
 }

@@ -37,6 +37,8 @@ export interface SynthesisOptions {
   readonly mix?: string;
   /** Draws tried per task before giving up. @defaultValue 500 */
   readonly maxAttempts?: number;
+  /** A pinned customer (`DrawRequest.userId`): every draw of the task is about this user. */
+  readonly userId?: string;
 }
 
 /** Number of constraints for a difficulty: easy 1, medium 2–3, hard 4–6. */
@@ -140,6 +142,7 @@ function attemptTask(
     fuzzLevel: options.fuzz,
     semantics: options.semantics,
     ...(plan.mix === undefined ? {} : { kindWeights: plan.mix.kindWeights }),
+    ...(options.userId === undefined ? {} : { userId: options.userId }),
   });
   if ('rejected' in draft) return draft;
   const proof = proveSolvable(synthesis, base, draft, options.semantics);
@@ -158,9 +161,14 @@ function unsatisfiable(
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([r, n]) => `${r} (${n}×)`);
+  const about = options.userId === undefined ? '' : ` about user ${options.userId}`;
+  const more =
+    options.userId === undefined
+      ? (synthesis.scarcityHint ?? 'use a larger DB')
+      : 'continue a conversation with a customer who has more to ask about';
   return new UnsatisfiableTaskError(
-    `task ${index}: no valid draw of ${k} constraint${k === 1 ? '' : 's'} in ${options.maxAttempts ?? 500} attempts ` +
-      `(${top.join('; ')}); lower --k, --goals or --difficulty, or ${synthesis.scarcityHint ?? 'use a larger DB'}`,
+    `task ${index}: no valid draw of ${k} constraint${k === 1 ? '' : 's'}${about} in ${options.maxAttempts ?? 500} attempts ` +
+      `(${top.join('; ')}); lower --k, --goals or --difficulty, or ${more}`,
   );
 }
 

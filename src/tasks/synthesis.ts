@@ -16,6 +16,12 @@ export interface DrawRequest {
   readonly semantics: Semantics;
   /** Relative weight of each constraint kind when a slot is filled (a task mix's); absent: the domain's own. */
   readonly kindWeights?: Readonly<Record<string, number>>;
+  /**
+   * A pinned customer: the task must be about this user (`TaskDraft.userId`), e.g. the customer a conversation
+   * prefix already identified (`cove generate --from`). A draw that cannot make a task for them is rejected.
+   * Absent: the domain picks the user.
+   */
+  readonly userId?: string;
 }
 
 /**

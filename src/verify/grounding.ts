@@ -3,6 +3,7 @@ import { type PyDict, type PyValue, pyEquals, toPyValue } from '../core/py-value
 import type { ExecutedToolCall, TerminationReason } from '../sim/episode-session.js';
 import { type ChatMessage, STOP_TOKENS } from '../sim/messages.js';
 import type { Constraint, Grounding, PredicateResult } from '../tasks/constraint.js';
+import { userOfCall } from '../tasks/identified-user.js';
 
 /** What {@link checkGrounding} looks at: the trajectory and the task's user. */
 export interface GroundingInput {
@@ -60,9 +61,8 @@ export function checkGrounding(
           return grounding.identify.some((read) => {
             if (read.tool !== call.name) return false;
             if (input.userId === undefined) return true;
-            if (read.user === 'result') return resultOf(call, input.messages).trim() === input.userId;
-            const value = argsOf(call)?.get(read.user.argument);
-            return value !== undefined && pyEquals(value, input.userId);
+            const seen = { name: call.name, args: argsOf(call), result: resultOf(call, input.messages) };
+            return userOfCall(read, seen) === input.userId;
           });
         });
   if (identified < 0 && grounding.identify.length > 0)

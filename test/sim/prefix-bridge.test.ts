@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
-import { bridged } from '../../src/sim/prefix/prefix-roles.js';
+import { bridged, conversationSoFar } from '../../src/sim/prefix/prefix-roles.js';
 
 // The scripted user's first message after a conversation prefix (`cove generate --from`): a bridge sentence, then
 // its opening request without the greeting or acknowledgement it would say after the agent's greeting.
@@ -27,5 +27,18 @@ describe('bridged', () => {
     const drawn = new Set(Array.from({ length: 40 }, (_, i) => bridged(new Rng(i), 'Hi. X.')));
     expect(drawn.size).toBeGreaterThan(3);
     expect(bridged(new Rng(11), 'Hi. X.')).toBe(bridged(new Rng(11), 'Hi. X.'));
+  });
+});
+
+describe('conversationSoFar', () => {
+  const messages = [
+    { role: 'user' as const, content: 'My email is amy@example.com.', cove_prefix: true as const },
+    { role: 'assistant' as const, content: 'Thanks, I found your account.', cove_prefix: true as const },
+  ];
+  it('tells a model user the agent knows them only when the prefix identified the customer', () => {
+    const known = 'The agent already knows who you are';
+    expect(conversationSoFar({ id: 'a', index: 0, messages, userId: 'amy_1' })).toContain(known);
+    expect(conversationSoFar({ id: 'a', index: 0, messages })).not.toContain(known);
+    expect(conversationSoFar({ id: 'a', index: 0, messages })).toContain('do not greet the agent again.');
   });
 });

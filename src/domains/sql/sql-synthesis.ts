@@ -133,6 +133,9 @@ export interface SqlSynthesis extends DomainSynthesis {
   readonly unusedRules: readonly { readonly rule: string; readonly why: string }[];
 }
 
+/** The `userId` of every SQL task: the domain's kinds identify no particular customer. */
+const SQL_USER = 'user';
+
 /** Draws of one constraint slot before the whole draft is rejected (keeps hard kinds from being starved). */
 const SLOT_ATTEMPTS = 12;
 
@@ -261,6 +264,11 @@ function draw(
   collections: readonly StateCollection[],
   reach: ToolReach,
 ): TaskDraft | { rejected: string } {
+  // a SQL domain's kinds identify no customer (their policies need no identification): a pin cannot be honoured
+  if (request.userId !== undefined && request.userId !== SQL_USER)
+    return {
+      rejected: `the tasks of a SQL domain are about no particular customer (asked for ${request.userId})`,
+    };
   if (picks.length === 0) return { rejected: 'the spec has no tool the synthesis can drive' };
   const episode = base.fork({ semantics: request.semantics });
   try {
@@ -385,7 +393,7 @@ function draw(
     return {
       behaviour: { persona, knowledge: [], events: [] },
       persona: personaText(persona),
-      userId: 'user',
+      userId: SQL_USER,
       constraints,
       fuzz: fuzz as unknown as Readonly<Record<string, unknown>>,
       instructions: {

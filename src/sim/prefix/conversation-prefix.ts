@@ -12,6 +12,8 @@ export interface ConversationPrefix {
   /** Its position in the file (tasks are paired with prefixes round-robin by task index). */
   readonly index: number;
   readonly messages: readonly ChatMessage[];
+  /** The customer the prefix's tool calls identified (the tasks paired with it are about them), if any. */
+  readonly userId?: string;
 }
 
 /**

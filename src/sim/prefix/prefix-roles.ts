@@ -77,11 +77,23 @@ class WindowedUser implements UserSimulator {
   }
 }
 
+/** Whether `prefix` identified the task's customer `userId` (the agent then knows who they are). */
+function identifies(prefix: ConversationPrefix, userId: string | undefined): userId is string {
+  return prefix.userId !== undefined && prefix.userId === userId;
+}
+
 /**
  * The scripted user continuing `prefix`: it sees the greeting and then only the episode's own messages, and its
- * opening request is led in by a bridge sentence drawn with `rng`.
+ * opening request is led in by a bridge sentence drawn with `rng`. When the prefix identified the task's customer
+ * `userId`, the user is told the agent knows them (it gives no identity unasked).
  */
-export function scriptedUserAfter(user: UserSimulator, prefix: ConversationPrefix, rng: Rng): UserSimulator {
+export function scriptedUserAfter(
+  user: UserSimulator,
+  prefix: ConversationPrefix,
+  rng: Rng,
+  userId?: string,
+): UserSimulator {
+  if (identifies(prefix, userId)) user.knownToAgent?.();
   return new WindowedUser(user, visiblePrefix(prefix.messages).length, GREETING_VISIBLE, (opening) =>
     bridged(rng, opening),
   );
@@ -98,9 +110,11 @@ export function modelUserAfter(user: UserSimulator, prefix: ConversationPrefix):
 /**
  * The scripted (oracle) agent continuing `prefix`: it sees the greeting and then the episode's own messages. Its
  * tool-call ids (`call_1`, …) are renamed where the prefix already used them (`call_1_2`, …), so that ids stay
- * unique within the conversation, and named back in the results it is shown.
+ * unique within the conversation, and named back in the results it is shown. When the prefix identified the task's
+ * customer `userId`, the agent is told who they are ({@link Agent.knowUser}) and does not ask again.
  */
-export function scriptedAgentAfter(agent: Agent, prefix: ConversationPrefix): Agent {
+export function scriptedAgentAfter(agent: Agent, prefix: ConversationPrefix, userId?: string): Agent {
+  if (identifies(prefix, userId)) agent.knowUser?.(userId);
   const skip = prefix.messages.length;
   const used = new Set(
     prefix.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])),
@@ -152,5 +166,9 @@ ${transcript}
 </conversation_so_far>
 Carry on from there as the same person. In your next message, react briefly to the agent's latest reply if it
 calls for it, then bring up what you want (described under <scenario>), the way someone adds one more thing in
-an ongoing chat. Do not return to the earlier topic unless the agent does, and do not greet the agent again.`;
+an ongoing chat. Do not return to the earlier topic unless the agent does, and do not greet the agent again.${
+    prefix.userId === undefined
+      ? ''
+      : '\nThe agent already knows who you are (it looked up your account earlier in this conversation): do not give\nyour details again unless it asks for them.'
+  }`;
 }

@@ -37,6 +37,10 @@ export abstract class ScriptedAgent<Lookup> implements Agent {
     return { message: this.decide(userSpoke) };
   }
 
+  /** The customer an earlier part of the conversation identified; a domain's oracle that identifies users
+   * overrides this to skip asking (the default ignores it). */
+  knowUser(_userId: string): void {}
+
   /** Learns from the result of the call made for `lookup` (τ² tool errors start with `Error`). */
   protected abstract ingest(lookup: Lookup, content: string): void;
 

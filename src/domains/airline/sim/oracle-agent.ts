@@ -75,11 +75,18 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
   /** A write since the profile was read: balances, certificates and the reservation list may have changed. */
   #profileStale = false;
   #transferred = false;
+  /** The customer a conversation prefix identified ({@link knowUser}), until the oracle reads their details. */
+  #knownUser: string | undefined;
 
   constructor(fuzz: AirlineFuzz, rng: Rng) {
     super();
     this.#fuzz = fuzz;
     this.#rng = rng;
+  }
+
+  /** The customer a conversation prefix identified: not asked for their user id; their details are read again. */
+  override knowUser(userId: string): void {
+    this.#knownUser = userId;
   }
 
   protected ingest(lookup: Lookup, content: string): void {
@@ -142,6 +149,12 @@ export class AirlineOracleAgent extends ScriptedAgent<Lookup> {
 
   protected decide(userSpoke: boolean): AssistantMessage {
     if (this.#transferred) return this.say(TRANSFER_TEXT);
+    if (this.#user === undefined && this.#knownUser !== undefined) {
+      const id = this.#knownUser;
+      this.#knownUser = undefined;
+      this.#tried.add(id);
+      return this.call({ kind: 'user', id }, 'get_user_details', { user_id: id });
+    }
     if (this.#user === undefined) {
       const lookup = this.#identify();
       if (lookup !== undefined) return lookup;

@@ -44,6 +44,8 @@ export class AirlineScriptedUser extends ScriptedUser {
   #wrongGiven = false;
   /** Whether the correct user id was given. */
   #identified = false;
+  /** The agent identified this customer earlier in the conversation (a prefix): no user id unasked. */
+  #known = false;
   #confirmed = false;
   readonly #stated = new Set<number>();
   readonly #partial = new Set<number>();
@@ -79,6 +81,11 @@ export class AirlineScriptedUser extends ScriptedUser {
     return T.statement(this.rng, r);
   }
 
+  knownToAgent(): void {
+    this.#known = true;
+    this.#identified = true;
+  }
+
   #identity(): string {
     const wrong = this.entry('wrong_detail');
     if (wrong !== undefined && !this.#wrongGiven && typeof wrong.value === 'string') {
@@ -100,7 +107,7 @@ export class AirlineScriptedUser extends ScriptedUser {
       this.log.note('two_requests');
       core = `${core} ${this.rng.pick(['Also,', 'And', 'Oh, and', 'Plus,'])} ${this.#lower(this.#statement(1))}`;
     }
-    const early = this.rng.chance(0.3);
+    const early = this.rng.chance(0.3) && !this.#known;
     return this.styled(R.opening(this.rng, core, early ? this.#identity() : undefined), false, 'open');
   }
 

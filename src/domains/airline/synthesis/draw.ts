@@ -190,11 +190,13 @@ export function drawAirlineTask(
   const rare = usersForKind(base, first);
   const users = rare !== undefined && rare.length > 0 ? rare : usersOf(base);
   if (users.length === 0) return { rejected: 'the DB has no users' };
-  const userId = rng.pick(users);
+  // a pinned user (the customer a conversation prefix identified) carries whatever kinds they can
+  const userId = request.userId ?? rng.pick(users);
   const episode = base.fork({ semantics: request.semantics });
   try {
     const initial = airlineState(episode, userId);
-    if (initial === undefined) return { rejected: 'user not readable' };
+    if (initial === undefined)
+      return { rejected: request.userId === undefined ? 'user not readable' : `user ${userId} not found` };
     const own = new Set(initial.user.reservations);
     const context = new FuzzContext(rng.child('fuzz'), request.fuzzLevel);
     const drafts: Draft[] = [];

@@ -42,6 +42,7 @@ import {
   refusalText,
   reportText,
   totalExpression,
+  userLookup,
   type WriteCall,
   writeCall,
 } from './oracle-steps.js';
@@ -103,12 +104,18 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
   #refusedAction = '';
   #transferred = false;
   #read: UserState | undefined;
+  #known = false; // a prefix identified the customer (knowUser), until the oracle's own lookup
 
   constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
     super();
     this.#fuzz = fuzz;
     this.#rng = rng;
     this.#behaviour = behaviour;
+  }
+
+  /** A prefix identified the customer: no asking; a lookup by the task's reference (the policy's identification). */
+  override knowUser(): void {
+    this.#known = true;
   }
 
   protected ingest(lookup: Lookup, content: string): void {
@@ -172,8 +179,11 @@ export class RetailOracleAgent extends ScriptedAgent<Lookup> {
     return this.#read;
   }
 
-  /** The lookup for the identity the customer gave last, when it has not been tried yet. */
+  /** The lookup for the identity the customer gave last, when it has not been tried yet (or the known user's). */
   #identify(): AssistantMessage | undefined {
+    const find = this.#known ? userLookup(this.#fuzz.user) : undefined;
+    this.#known = false;
+    if (find !== undefined) return this.call({ kind: 'find' }, find.name, find.args);
     const said = this.said();
     const u = this.#fuzz.user;
     const email = lastEmail(said);

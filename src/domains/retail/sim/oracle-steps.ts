@@ -2,6 +2,7 @@ import type { Rng } from '../../../core/rng.js';
 import { sentences } from '../../../sim/scripted/behaviour.js';
 import { say } from '../../../sim/scripted/grammar.js';
 import type { UserState } from '../synthesis/fuzzify.js';
+import type { UserRef } from '../synthesis/references.js';
 import type { AddressView, OrderItemView, OrderView, UserView } from '../synthesis/views.js';
 import {
   addressLine,
@@ -13,6 +14,16 @@ import {
   orderSummary,
   swapLines,
 } from './agent-texts.js';
+
+/** The lookup that finds the user of a task's user reference: by email, or by name and zip. */
+export function userLookup(u: UserRef): { name: string; args: Record<string, unknown> } {
+  return u.strategy === 'email'
+    ? { name: 'find_user_id_by_email', args: { email: u.email } }
+    : {
+        name: 'find_user_id_by_name_zip',
+        args: { first_name: u.first_name, last_name: u.last_name, zip: u.zip },
+      };
+}
 
 /** A write tool call the oracle proposes, with exact arguments in τ²'s parameter order. */
 export interface WriteCall {

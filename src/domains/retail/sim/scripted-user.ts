@@ -47,6 +47,8 @@ const MORE = /(anything else|something else|what else|how can i help|what can i 
 export class RetailScriptedUser extends ScriptedUser {
   readonly #fuzz: RetailFuzz;
   #identified = false;
+  /** The agent identified this customer earlier in the conversation (a prefix): no identity unasked. */
+  #known = false;
   #wrongGiven = false;
   /** Whether the order id with a wrong digit was given, and whether it was corrected. */
   #wrongOrderGiven = false;
@@ -67,6 +69,11 @@ export class RetailScriptedUser extends ScriptedUser {
   constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
     super(rng, behaviour ?? PLAIN);
     this.#fuzz = fuzz;
+  }
+
+  knownToAgent(): void {
+    this.#known = true;
+    this.#identified = true;
   }
 
   #decoy(request = this.request): BehaviourEntry | undefined {
@@ -256,7 +263,7 @@ export class RetailScriptedUser extends ScriptedUser {
       this.log.note('two_requests');
       core = `${core} ${this.rng.pick(['Also,', 'And', 'Oh, and', 'Plus,'])} ${this.#lower(this.#statement(1))}`;
     }
-    const early = this.rng.chance(0.3);
+    const early = this.rng.chance(0.3) && !this.#known;
     return this.styled(T.opening(this.rng, core, early ? this.#identity() : undefined), false, 'open');
   }
 

@@ -71,6 +71,11 @@ function usersFor(base: EnvironmentBase, k: number): string[] {
   return (enough.length > 0 ? enough : list).map((u) => u.id);
 }
 
+/** Whether `userId` has an order (a pinned user may have fewer than {@link usersFor} asks of a drawn one). */
+function hasOrders(base: EnvironmentBase, userId: string): boolean {
+  return base.sql.all('SELECT 1 FROM user_orders WHERE user_id = ? LIMIT 1', userId).length > 0;
+}
+
 const orderOwners = new WeakMap<EnvironmentBase, { id: string; user: string }[]>();
 
 /** Every order with its owner, in the DB's order (read once per base). */
@@ -164,7 +169,10 @@ export function drawRetailTask(
 ): TaskDraft | { rejected: string } {
   const users = usersFor(base, request.k);
   if (users.length === 0) return { rejected: 'no user has orders' };
-  const userId = rng.pick(users);
+  const pinned = request.userId;
+  if (pinned !== undefined && !users.includes(pinned) && !hasOrders(base, pinned))
+    return { rejected: `user ${pinned} has no orders` };
+  const userId = pinned ?? rng.pick(users);
   const episode = base.fork({ semantics: request.semantics });
   try {
     const initial = userState(episode, userId);
