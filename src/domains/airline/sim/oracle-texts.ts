@@ -170,6 +170,11 @@ const REASONS: Readonly<Record<AirlineRefusal['action'], string>> = {
     'compensation is only for silver or gold members, insured trips or business passengers',
 };
 
+/** `n` checked bags, the noun agreeing with the count ("1 checked bag", "2 checked bags"). */
+function bagCount(n: number): string {
+  return `${String(n)} checked bag${n === 1 ? '' : 's'}`;
+}
+
 /** A refusal with the policy's reason. */
 export function refusalText(
   rng: Rng,
@@ -188,13 +193,13 @@ export function refusalText(
       return `${sorry} I cannot cancel ${it}: ${facts}. ${COVERED[0]?.toUpperCase()}${COVERED.slice(1)}.`;
     }
     case 'remove_bags':
-      return `${sorry} checked bags can be added to a reservation but not removed, so ${it} keeps its ${res.total_baggages} bags.`;
+      return `${sorry} checked bags can be added to a reservation but not removed, so ${it} keeps its ${bagCount(res.total_baggages)}.`;
     case 'add_insurance':
       return `${sorry} travel insurance can only be bought when booking, so I cannot add it to ${it}.`;
     case 'change_passenger_count':
       return `${sorry} the number of passengers on a reservation cannot change. I can update the details of the ${res.passengers.length} passenger${res.passengers.length === 1 ? '' : 's'} on ${it}, but not add or remove anyone.`;
     case 'compensation_ineligible':
-      return `${sorry} I cannot offer compensation here: ${REASONS.compensation_ineligible}, and you are a ${user.membership} member with ${res.cabin === 'business' ? 'a business' : `an ${CABIN_TEXT[res.cabin]}`} ticket without travel insurance.`;
+      return `${sorry} I cannot offer compensation here: ${REASONS.compensation_ineligible}, and you are a ${user.membership} member with ${res.cabin === 'economy' ? 'an economy' : `a ${CABIN_TEXT[res.cabin]}`} ticket without travel insurance.`;
   }
 }
 
