@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
-import { refusalText } from '../../src/domains/airline/sim/oracle-texts.js';
+import { confirmationText, refusalText } from '../../src/domains/airline/sim/oracle-texts.js';
 import { statement } from '../../src/domains/airline/sim/user-texts.js';
-import type { AirlineRefusal } from '../../src/domains/airline/synthesis/requests.js';
+import type { AirlineRefusal, AirlineRequest } from '../../src/domains/airline/synthesis/requests.js';
 import type { ReservationView, UserView } from '../../src/domains/airline/synthesis/views.js';
 
 /**
@@ -96,5 +96,37 @@ describe('airline role wording', () => {
     ).toBe(true);
     const two = texts((rng) => statement(rng, { ...r, total_baggages: 2 }));
     expect(two.every((t) => t.includes('2 checked bags'))).toBe(true);
+  });
+  it('a compensation proposal counts one passenger or several in plain words', () => {
+    const request: AirlineRequest = {
+      kind: 'compensation_certificate',
+      reservation: TRIP,
+      flight: { flight_number: 'HAT001', date: '2024-05-25' } as never,
+      issue: 'cancelled',
+    };
+    const call = { name: 'send_certificate', arguments: { user_id: 'pat_doe_1', amount: 100 } };
+    const one = texts((rng) => confirmationText(rng, call, request, reservation('economy', 0), USER, ''));
+    for (const t of one) {
+      expect(t).toMatch(
+        /^I am sorry about the cancelled flight\. I can send you a travel certificate of \$100\.00 for the passenger on your one-way trip from Newark to Atlanta on May 25\. /,
+      );
+      expect(t).not.toContain('each of the 1');
+    }
+    const pair = reservation('economy', 0);
+    pair.passengers.push({ first_name: 'Sam', last_name: 'Doe', dob: '1982-02-02' });
+    const two = texts((rng) =>
+      confirmationText(
+        rng,
+        { ...call, arguments: { user_id: 'pat_doe_1', amount: 200 } },
+        request,
+        pair,
+        USER,
+        '',
+      ),
+    );
+    for (const t of two)
+      expect(t).toContain(
+        'a travel certificate of $200.00 ($100.00 for each of the 2 passengers) on your one-way trip',
+      );
   });
 });

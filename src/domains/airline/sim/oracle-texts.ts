@@ -122,7 +122,7 @@ export function confirmationText(
       const issue = request.kind === 'compensation_certificate' ? request.issue : 'cancelled';
       const per = COMPENSATION_PER_PASSENGER[issue];
       const pax = res?.passengers.length ?? 1;
-      return `I am sorry about the ${issue} flight. I can send you a travel certificate of ${dollars(per * pax)} (${dollars(per)} for each of the ${pax} passenger${pax === 1 ? '' : 's'} on ${it}). ${ask(rng)}`;
+      return `I am sorry about the ${issue} flight. I can send you a travel certificate of ${pax === 1 ? `${dollars(per)} for the passenger` : `${dollars(per * pax)} (${dollars(per)} for each of the ${pax} passengers)`} on ${it}. ${ask(rng)}`;
     }
     default:
       return `I will run ${call.name}. ${ask(rng)}`;
