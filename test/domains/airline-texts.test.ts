@@ -129,4 +129,40 @@ describe('airline role wording', () => {
         'a travel certificate of $200.00 ($100.00 for each of the 2 passengers) on your one-way trip',
       );
   });
+  it('a booking proposal says "flight" for one flight and "no checked bags" for none', () => {
+    const request = { kind: 'book_reservation' } as unknown as AirlineRequest;
+    const args = {
+      user_id: 'pat_doe_1',
+      origin: 'EWR',
+      destination: 'ATL',
+      flight_type: 'one_way',
+      cabin: 'economy',
+      flights: [{ flight_number: 'HAT001', date: '2024-05-25' }],
+      passengers: [{ first_name: 'Pat', last_name: 'Doe', dob: '1980-01-01' }],
+      payment_methods: [{ payment_id: 'credit_card_1', amount: 100 }],
+      total_baggages: 0,
+      nonfree_baggages: 0,
+      insurance: 'no',
+    };
+    const said = texts((rng) =>
+      confirmationText(
+        rng,
+        { name: 'book_reservation', arguments: args, amount: 100 },
+        request,
+        undefined,
+        USER,
+        '',
+      ),
+    );
+    expect(said.some((t) => t.startsWith('Here is the booking:'))).toBe(true);
+    for (const t of said) {
+      expect(t).not.toMatch(/flights HAT001|0 checked bags/);
+      expect(t).toContain('no checked bags');
+    }
+    expect(
+      said
+        .filter((t) => t.startsWith('Here is the booking:'))
+        .every((t) => t.includes(', flight HAT001 on May 25,')),
+    ).toBe(true);
+  });
 });

@@ -77,7 +77,7 @@ export function confirmationText(
         .map((p) => `${dollars(p.amount)} on ${method(p.payment_id)}`)
         .join(' and ');
       const trip = a.flight_type === 'round_trip' ? 'a round trip' : 'a one-way trip';
-      const bags = `${String(a.total_baggages)} checked bag${a.total_baggages === 1 ? '' : 's'}${
+      const bags = `${a.total_baggages === 0 ? 'no checked bags' : bagCount(a.total_baggages as number)}${
         (a.nonfree_baggages as number) > 0
           ? ` (${String(a.nonfree_baggages)} beyond the free allowance, $50 each)`
           : ''
@@ -85,7 +85,7 @@ export function confirmationText(
       const insurance =
         a.insurance === 'yes' ? 'travel insurance ($30 per passenger)' : 'no travel insurance';
       return say(rng, [
-        `Here is the booking: ${trip} from ${cityOf(String(a.origin))} to ${cityOf(String(a.destination))} in ${CABIN_TEXT[String(a.cabin)]}, flights ${flightList(a.flights as Flights, undefined)}, for ${names(pax.map(passengerLine))}; ${bags}; ${insurance}. The total is ${dollars(call.amount ?? 0)}, paid as ${pays}. ${ask(rng)}`,
+        `Here is the booking: ${trip} from ${cityOf(String(a.origin))} to ${cityOf(String(a.destination))} in ${CABIN_TEXT[String(a.cabin)]}, flight${(a.flights as Flights).length === 1 ? '' : 's'} ${flightList(a.flights as Flights, undefined)}, for ${names(pax.map(passengerLine))}; ${bags}; ${insurance}. The total is ${dollars(call.amount ?? 0)}, paid as ${pays}. ${ask(rng)}`,
         `[To confirm|Let me sum up]: I will book ${trip} in ${CABIN_TEXT[String(a.cabin)]} (${flightList(a.flights as Flights, undefined)}) for ${names(pax.map(passengerLine))}, with ${bags} and ${insurance}. That comes to ${dollars(call.amount ?? 0)}: ${pays}. ${ask(rng)}`,
       ]);
     }
