@@ -39,4 +39,12 @@ describe('airline oracle agent with the scripted user (sample)', () => {
     }
     expect(checked).toBeGreaterThan(100);
   });
+  it('the customer never hedges twice in one message ("Um, let me see. Let me see...")', () => {
+    const twice = runs.flatMap(({ record }) =>
+      record.messages
+        .filter((m) => m.role === 'user' && (m.content ?? '').toLowerCase().split('let me see').length > 2)
+        .map((m) => `${record.task_id}: ${m.content}`),
+    );
+    expect(twice).toEqual([]);
+  });
 });
