@@ -46,4 +46,13 @@ describe('airline oracle agent with the scripted user (sample)', () => {
       expect.arrayContaining(['partial_info', 'push_back', 'two_requests', 'wrong_detail']),
     );
   });
+
+  it('the customer never hedges twice in one message ("Um, let me see. Let me see...")', () => {
+    const twice = runs.flatMap(({ record }) =>
+      record.messages
+        .filter((m) => m.role === 'user' && (m.content ?? '').toLowerCase().split('let me see').length > 2)
+        .map((m) => `${record.task_id}: ${m.content}`),
+    );
+    expect(twice).toEqual([]);
+  });
 });

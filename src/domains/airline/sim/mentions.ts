@@ -156,7 +156,7 @@ export function proposalMatches(r: AirlineRequest, text: string): boolean {
           return name === undefined || text.includes(name);
         }) &&
         r.payments.every((p) => text.includes(paymentMarker(p.payment))) &&
-        text.includes(`${r.total_baggages} checked bag`) &&
+        text.includes(r.total_baggages === 0 ? 'no checked bags' : `${r.total_baggages} checked bag`) &&
         (r.insurance ? /\btravel insurance \(/.test(text) : /no travel insurance/.test(text))
       );
     case 'change_flights':

@@ -77,7 +77,7 @@ export function confirmationText(
         .map((p) => `${dollars(p.amount)} on ${method(p.payment_id)}`)
         .join(' and ');
       const trip = a.flight_type === 'round_trip' ? 'a round trip' : 'a one-way trip';
-      const bags = `${String(a.total_baggages)} checked bag${a.total_baggages === 1 ? '' : 's'}${
+      const bags = `${a.total_baggages === 0 ? 'no checked bags' : bagCount(a.total_baggages as number)}${
         (a.nonfree_baggages as number) > 0
           ? ` (${String(a.nonfree_baggages)} beyond the free allowance, $50 each)`
           : ''
@@ -85,7 +85,7 @@ export function confirmationText(
       const insurance =
         a.insurance === 'yes' ? 'travel insurance ($30 per passenger)' : 'no travel insurance';
       return say(rng, [
-        `Here is the booking: ${trip} from ${cityOf(String(a.origin))} to ${cityOf(String(a.destination))} in ${CABIN_TEXT[String(a.cabin)]}, flights ${flightList(a.flights as Flights, undefined)}, for ${names(pax.map(passengerLine))}; ${bags}; ${insurance}. The total is ${dollars(call.amount ?? 0)}, paid as ${pays}. ${ask(rng)}`,
+        `Here is the booking: ${trip} from ${cityOf(String(a.origin))} to ${cityOf(String(a.destination))} in ${CABIN_TEXT[String(a.cabin)]}, flight${(a.flights as Flights).length === 1 ? '' : 's'} ${flightList(a.flights as Flights, undefined)}, for ${names(pax.map(passengerLine))}; ${bags}; ${insurance}. The total is ${dollars(call.amount ?? 0)}, paid as ${pays}. ${ask(rng)}`,
         `[To confirm|Let me sum up]: I will book ${trip} in ${CABIN_TEXT[String(a.cabin)]} (${flightList(a.flights as Flights, undefined)}) for ${names(pax.map(passengerLine))}, with ${bags} and ${insurance}. That comes to ${dollars(call.amount ?? 0)}: ${pays}. ${ask(rng)}`,
       ]);
     }
@@ -122,7 +122,7 @@ export function confirmationText(
       const issue = request.kind === 'compensation_certificate' ? request.issue : 'cancelled';
       const per = COMPENSATION_PER_PASSENGER[issue];
       const pax = res?.passengers.length ?? 1;
-      return `I am sorry about the ${issue} flight. I can send you a travel certificate of ${dollars(per * pax)} (${dollars(per)} for each of the ${pax} passenger${pax === 1 ? '' : 's'} on ${it}). ${ask(rng)}`;
+      return `I am sorry about the ${issue} flight. I can send you a travel certificate of ${pax === 1 ? `${dollars(per)} for the passenger` : `${dollars(per * pax)} (${dollars(per)} for each of the ${pax} passengers)`} on ${it}. ${ask(rng)}`;
     }
     default:
       return `I will run ${call.name}. ${ask(rng)}`;
@@ -170,6 +170,11 @@ const REASONS: Readonly<Record<AirlineRefusal['action'], string>> = {
     'compensation is only for silver or gold members, insured trips or business passengers',
 };
 
+/** `n` checked bags, the noun agreeing with the count ("1 checked bag", "2 checked bags"). */
+function bagCount(n: number): string {
+  return `${String(n)} checked bag${n === 1 ? '' : 's'}`;
+}
+
 /** A refusal with the policy's reason. */
 export function refusalText(
   rng: Rng,
@@ -188,13 +193,13 @@ export function refusalText(
       return `${sorry} I cannot cancel ${it}: ${facts}. ${COVERED[0]?.toUpperCase()}${COVERED.slice(1)}.`;
     }
     case 'remove_bags':
-      return `${sorry} checked bags can be added to a reservation but not removed, so ${it} keeps its ${res.total_baggages} bags.`;
+      return `${sorry} checked bags can be added to a reservation but not removed, so ${it} keeps its ${bagCount(res.total_baggages)}.`;
     case 'add_insurance':
       return `${sorry} travel insurance can only be bought when booking, so I cannot add it to ${it}.`;
     case 'change_passenger_count':
       return `${sorry} the number of passengers on a reservation cannot change. I can update the details of the ${res.passengers.length} passenger${res.passengers.length === 1 ? '' : 's'} on ${it}, but not add or remove anyone.`;
     case 'compensation_ineligible':
-      return `${sorry} I cannot offer compensation here: ${REASONS.compensation_ineligible}, and you are a ${user.membership} member with ${res.cabin === 'business' ? 'a business' : `an ${CABIN_TEXT[res.cabin]}`} ticket without travel insurance.`;
+      return `${sorry} I cannot offer compensation here: ${REASONS.compensation_ineligible}, and you are a ${user.membership} member with ${res.cabin === 'economy' ? 'an economy' : `a ${CABIN_TEXT[res.cabin]}`} ticket without travel insurance.`;
   }
 }
 

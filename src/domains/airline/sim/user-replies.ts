@@ -50,7 +50,8 @@ export function answer(rng: Rng, text: string): string {
       "[It's|That's|It is] {t}.",
       '{t}[.|, please.]',
       '[I mean|That would be] {t}.',
-      '[Let me see... |Hmm, ]{t}.',
+      // no "Let me see..." here: a persona's opener often is one ("Um, let me see."), and two in a row read badly
+      'Hmm, {t}.',
     ],
     { t: text },
   );

@@ -172,7 +172,15 @@ export function statement(rng: Rng, r: AirlineRequest): string {
         case 'remove_bags':
           return say(
             rng,
-            ["I'd like to reduce the bags on {r} to {n}.", 'Can I take some bags off {r}? I only need {n}.'],
+            r.total_baggages === 0
+              ? [
+                  "I'd like to remove the checked bags from {r}: I will travel with {n}.",
+                  'Can I take the bags off {r}? I want {n} on it.',
+                ]
+              : [
+                  "I'd like to reduce the bags on {r} to {n}.",
+                  'Can I take some bags off {r}? I only need {n}.',
+                ],
             {
               r: reservationText(r.reservation),
               n: bagsText(r.total_baggages),
