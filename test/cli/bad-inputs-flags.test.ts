@@ -261,6 +261,15 @@ const cases: BadInputCase[] = [
     todo: 'tasks made by cove',
   },
   {
+    // a user following the README's "script mode (`--script FILE`)": the script is read, not --tasks asked for
+    name: 'mock-llm --script without --mode reads the script',
+    args: () => ['mock-llm', '--port', '0', '--script', 'x.json'],
+    setup: (dir) => writeFileSync(join(dir, 'x.json'), '{"agent": 5}'),
+    what: /agent/,
+    where: 'x.json',
+    todo: /expected/i,
+  },
+  {
     name: 'replay --semantics loose',
     args: () => ['replay', '--tasks', 'x.json', '--semantics', 'loose'],
     setup: (dir) => copyInto(dir, fx.tasks, 'x.json') && undefined,

@@ -74,6 +74,17 @@ describe('retail conversation text (issue 13)', () => {
     expect(firsts.filter((t) => filler.test(t))).toEqual([]);
   });
 
+  it('closes after a refused last request without calling it sorted or handled', () => {
+    // issue 20 check: "That's all I needed - glad the sleeping bag is sorted." right after "only pending orders …"
+    const success = /\bsorted\b|sorting that out|for handling|for helping with|taking care of|it's done/i;
+    const closings = bad(
+      'user',
+      (p, t) => t.includes('###STOP###') && REFUSAL.test(p) && !/\bdone\b/i.test(p),
+    );
+    expect(closings.length).toBeGreaterThan(0);
+    expect(closings.filter((c) => success.test(c.slice(c.indexOf(' => '))))).toEqual([]);
+  });
+
   it('never says the same opener twice in a row and joins remarks as sentences', () => {
     expect(bad('user', (_, t) => /(?:^|[.!?] )([A-Z][^.!?]{1,40}[.!?]) \1/.test(t))).toEqual([]);
     // and never a thanks opener before a message that already thanks ("Thank you for your reply. Cool, thanks.")

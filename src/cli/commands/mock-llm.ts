@@ -43,7 +43,7 @@ interface MockFlags {
   latencyMs: string;
   faultRate: string;
   faults: string;
-  mode: string;
+  mode?: string;
   tasks?: string;
   script?: string;
   hangMs: string;
@@ -82,7 +82,10 @@ export function registerMockLlm(program: Command): void {
       `comma-separated faults to draw from, or all (${Object.keys(FAULTS).join(', ')})`,
       'all',
     )
-    .option('--mode <mode>', 'oracle (needs --tasks) or script (needs --script)', 'oracle')
+    .option(
+      '--mode <mode>',
+      'oracle (needs --tasks) or script (needs --script); default: script with --script, else oracle',
+    )
     .option('--tasks <file>', 'tasks made by cove (the x-cove-task-id header names one)')
     .option('--domain-spec <file>', 'oracle mode: the SQL domain spec the tasks were made on')
     .option('--script <file>', 'replies to replay in script mode (see the README)')
@@ -95,6 +98,8 @@ export function registerMockLlm(program: Command): void {
       'stop-token',
     )
     .action(async (flags: MockFlags) => {
+      // `--script FILE` alone means script mode (the README calls it "script mode (`--script FILE`)")
+      flags.mode ??= flags.script === undefined ? 'oracle' : 'script';
       const rate = Number(flags.faultRate);
       if (!Number.isFinite(rate) || rate < 0 || rate > 1)
         throw new ConfigError(`--fault-rate must be between 0 and 1, not '${flags.faultRate}'`);

@@ -65,6 +65,8 @@ export class RetailScriptedUser extends ScriptedUser {
   #askedHuman = false;
   #sidePending = false;
   #sideDone = false;
+  /** Whether the last request handled was refused (the closing remark then thanks without calling it sorted). */
+  #refused = false;
 
   constructor(fuzz: RetailFuzz, rng: Rng, behaviour?: Behaviour) {
     super(rng, behaviour ?? PLAIN);
@@ -82,7 +84,7 @@ export class RetailScriptedUser extends ScriptedUser {
 
   #stop(): string {
     const requests = this.#fuzz.requests;
-    return R.stop(this.rng, T.topicOf(requests[Math.min(this.request, requests.length) - 1]));
+    return R.stop(this.rng, T.topicOf(requests[Math.min(this.request, requests.length) - 1]), this.#refused);
   }
 
   #current(): RetailRequest | undefined {
@@ -144,6 +146,7 @@ export class RetailScriptedUser extends ScriptedUser {
   #advance(prefix: string, situation: Situation): string {
     const finished = this.request;
     this.request++;
+    this.#refused = situation === 'refusal';
     this.#confirmed = false;
     this.#decoyNamed = false;
     this.#decoyWithdrawn = false;
