@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
 import { confirmationText, refusalText } from '../../src/domains/airline/sim/oracle-texts.js';
+import { AirlineScriptedUser } from '../../src/domains/airline/sim/scripted-user.js';
+import { stop } from '../../src/domains/airline/sim/user-replies.js';
 import { statement } from '../../src/domains/airline/sim/user-texts.js';
 import type { AirlineRefusal, AirlineRequest } from '../../src/domains/airline/synthesis/requests.js';
 import type { ReservationView, UserView } from '../../src/domains/airline/synthesis/views.js';
@@ -164,5 +166,37 @@ describe('airline role wording', () => {
         .filter((t) => t.startsWith('Here is the booking:'))
         .every((t) => t.includes(', flight HAT001 on May 25,')),
     ).toBe(true);
+  });
+
+  it('after a refused last request the closing remark accepts it instead of calling it sorted', () => {
+    const done = texts((rng) => stop(rng, TRIP.phrase));
+    // the plain close does say it is sorted or thank for handling it, so the check below can tell them apart
+    expect(done.some((t) => /sorted|it's done|for sorting|for your help|for helping/.test(t))).toBe(true);
+    for (const t of texts((rng) => stop(rng, TRIP.phrase, true))) {
+      expect(t).not.toMatch(/sorted|it's done|for sorting|for your help|for helping/);
+      expect(t).toMatch(/###STOP###$/);
+    }
+  });
+
+  it('a customer whose refused last request runs out of turns does not close by calling it sorted', async () => {
+    const refusal: AirlineRefusal = { kind: 'refusal', action: 'add_insurance', reservation: TRIP };
+    for (let seed = 0; seed < 10; seed++) {
+      const user = new AirlineScriptedUser(
+        {
+          level: 2,
+          user: { strategy: 'user_id', user_id: 'pat_doe_1' },
+          requests: [refusal],
+          strategies: [[]],
+          hidden_ids: [],
+        },
+        new Rng(seed),
+      );
+      // an agent that never answers: the customer runs out of turns on the refused request
+      let last = '';
+      for (let turn = 0; turn < 40 && !last.includes('###STOP###'); turn++)
+        last = (await user.respond([{ role: 'agent', content: 'Hmm, one moment please.' }])).content;
+      expect(last).toMatch(/###STOP###$/);
+      expect(last).not.toMatch(/sorted|it's done|for sorting|for your help|for helping/);
+    }
   });
 });
