@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
+import { requestStated, reservationGiven, segmentGiven } from '../../src/domains/airline/sim/mentions.js';
 import { confirmationText, refusalText } from '../../src/domains/airline/sim/oracle-texts.js';
 import { AirlineScriptedUser } from '../../src/domains/airline/sim/scripted-user.js';
 import { stop } from '../../src/domains/airline/sim/user-replies.js';
 import { statement } from '../../src/domains/airline/sim/user-texts.js';
-import type { AirlineRefusal, AirlineRequest } from '../../src/domains/airline/synthesis/requests.js';
+import type {
+  AirlineRefusal,
+  AirlineRequest,
+  SegmentRef,
+} from '../../src/domains/airline/synthesis/requests.js';
+import { requestSentence } from '../../src/domains/airline/synthesis/scenario.js';
 import type { ReservationView, UserView } from '../../src/domains/airline/synthesis/views.js';
 
 /**
@@ -175,6 +181,49 @@ describe('airline role wording', () => {
     for (const t of texts((rng) => stop(rng, TRIP.phrase, true))) {
       expect(t).not.toMatch(/sorted|it's done|for sorting|for your help|for helping/);
       expect(t).toMatch(/###STOP###$/);
+    }
+  });
+
+  it('a flight named by its airports on a trip with the same route says the route once, and the agent reads it', () => {
+    const flight: SegmentRef = {
+      strategy: 'leg',
+      origin: TRIP.origin,
+      destination: TRIP.destination,
+      phrase: 'my flight from Newark to Atlanta',
+    };
+    const asks: AirlineRequest[] = [
+      { kind: 'compensation_certificate', reservation: TRIP, flight, issue: 'delayed' },
+      { kind: 'information', topic: 'flight_status', reservation: TRIP, flight },
+      { kind: 'refusal', action: 'compensation_ineligible', reservation: TRIP, flight, issue: 'delayed' },
+    ];
+    for (const r of asks) {
+      for (const t of texts((rng) => statement(rng, r))) {
+        expect(t).toContain('y Newark to Atlanta flight on May 25');
+        expect(t.match(/Newark/g)?.length).toBe(1);
+        const lower = t.toLowerCase();
+        expect(reservationGiven(lower, TRIP, flight)).toBe(true);
+        expect(segmentGiven(lower, flight, TRIP)).toBe(true);
+        expect(requestStated(r, lower)).toBe(true);
+      }
+      const sentence = requestSentence(r);
+      expect(sentence).toContain('our Newark to Atlanta flight on May 25');
+      expect(sentence.match(/Newark/g)?.length).toBe(1);
+    }
+    // a flight on another leg of the trip keeps its own airports and the trip's phrase
+    const back: SegmentRef = {
+      ...flight,
+      origin: TRIP.destination,
+      destination: TRIP.origin,
+      phrase: 'my flight from Atlanta to Newark',
+    };
+    const other: AirlineRequest = {
+      kind: 'information',
+      topic: 'flight_status',
+      reservation: TRIP,
+      flight: back,
+    };
+    for (const t of texts((rng) => statement(rng, other))) {
+      expect(t).toContain('my flight from Atlanta to Newark on my Newark to Atlanta trip on May 25');
     }
   });
 
