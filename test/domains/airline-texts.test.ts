@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
+import { requestStated, reservationGiven, segmentGiven } from '../../src/domains/airline/sim/mentions.js';
 import { confirmationText, refusalText } from '../../src/domains/airline/sim/oracle-texts.js';
+import { AirlineScriptedUser } from '../../src/domains/airline/sim/scripted-user.js';
+import { stop } from '../../src/domains/airline/sim/user-replies.js';
 import { statement } from '../../src/domains/airline/sim/user-texts.js';
-import type { AirlineRefusal, AirlineRequest } from '../../src/domains/airline/synthesis/requests.js';
+import type {
+  AirlineRefusal,
+  AirlineRequest,
+  SegmentRef,
+} from '../../src/domains/airline/synthesis/requests.js';
+import { requestSentence } from '../../src/domains/airline/synthesis/scenario.js';
 import type { ReservationView, UserView } from '../../src/domains/airline/synthesis/views.js';
 
 /**
@@ -164,5 +172,80 @@ describe('airline role wording', () => {
         .filter((t) => t.startsWith('Here is the booking:'))
         .every((t) => t.includes(', flight HAT001 on May 25,')),
     ).toBe(true);
+  });
+
+  it('after a refused last request the closing remark accepts it instead of calling it sorted', () => {
+    const done = texts((rng) => stop(rng, TRIP.phrase));
+    // the plain close does say it is sorted or thank for handling it, so the check below can tell them apart
+    expect(done.some((t) => /sorted|it's done|for sorting|for your help|for helping/.test(t))).toBe(true);
+    for (const t of texts((rng) => stop(rng, TRIP.phrase, true))) {
+      expect(t).not.toMatch(/sorted|it's done|for sorting|for your help|for helping/);
+      expect(t).toMatch(/###STOP###$/);
+    }
+  });
+
+  it('a flight named by its airports on a trip with the same route says the route once, and the agent reads it', () => {
+    const flight: SegmentRef = {
+      strategy: 'leg',
+      origin: TRIP.origin,
+      destination: TRIP.destination,
+      phrase: 'my flight from Newark to Atlanta',
+    };
+    const asks: AirlineRequest[] = [
+      { kind: 'compensation_certificate', reservation: TRIP, flight, issue: 'delayed' },
+      { kind: 'information', topic: 'flight_status', reservation: TRIP, flight },
+      { kind: 'refusal', action: 'compensation_ineligible', reservation: TRIP, flight, issue: 'delayed' },
+    ];
+    for (const r of asks) {
+      for (const t of texts((rng) => statement(rng, r))) {
+        expect(t).toContain('y Newark to Atlanta flight on May 25');
+        expect(t.match(/Newark/g)?.length).toBe(1);
+        const lower = t.toLowerCase();
+        expect(reservationGiven(lower, TRIP, flight)).toBe(true);
+        expect(segmentGiven(lower, flight, TRIP)).toBe(true);
+        expect(requestStated(r, lower)).toBe(true);
+      }
+      const sentence = requestSentence(r);
+      expect(sentence).toContain('our Newark to Atlanta flight on May 25');
+      expect(sentence.match(/Newark/g)?.length).toBe(1);
+    }
+    // a flight on another leg of the trip keeps its own airports and the trip's phrase
+    const back: SegmentRef = {
+      ...flight,
+      origin: TRIP.destination,
+      destination: TRIP.origin,
+      phrase: 'my flight from Atlanta to Newark',
+    };
+    const other: AirlineRequest = {
+      kind: 'information',
+      topic: 'flight_status',
+      reservation: TRIP,
+      flight: back,
+    };
+    for (const t of texts((rng) => statement(rng, other))) {
+      expect(t).toContain('my flight from Atlanta to Newark on my Newark to Atlanta trip on May 25');
+    }
+  });
+
+  it('a customer whose refused last request runs out of turns does not close by calling it sorted', async () => {
+    const refusal: AirlineRefusal = { kind: 'refusal', action: 'add_insurance', reservation: TRIP };
+    for (let seed = 0; seed < 10; seed++) {
+      const user = new AirlineScriptedUser(
+        {
+          level: 2,
+          user: { strategy: 'user_id', user_id: 'pat_doe_1' },
+          requests: [refusal],
+          strategies: [[]],
+          hidden_ids: [],
+        },
+        new Rng(seed),
+      );
+      // an agent that never answers: the customer runs out of turns on the refused request
+      let last = '';
+      for (let turn = 0; turn < 40 && !last.includes('###STOP###'); turn++)
+        last = (await user.respond([{ role: 'agent', content: 'Hmm, one moment please.' }])).content;
+      expect(last).toMatch(/###STOP###$/);
+      expect(last).not.toMatch(/sorted|it's done|for sorting|for your help|for helping/);
+    }
   });
 });

@@ -1,9 +1,11 @@
+import { sameRouteText } from '../synthesis/flight-on-trip.js';
 import type {
   AirlineRequest,
   CancelReason,
   PassengerRef,
   PaymentRef,
   ReservationRef,
+  SegmentRef,
 } from '../synthesis/requests.js';
 import type { Cabin } from '../vocabulary.js';
 
@@ -19,8 +21,26 @@ export function said(text: string, phrase: string): boolean {
   return text.includes(phrase.toLowerCase());
 }
 
-export function reservationGiven(text: string, ref: ReservationRef): boolean {
-  return ref.strategy === 'id' ? said(text, ref.reservation_id) : said(text, ref.phrase);
+/**
+ * Whether the text names the reservation `ref`; with `flight` (the request's flight on it), also by the wording
+ * that says a shared route once ("my denver to atlanta flight on may 3", see flightOnTrip).
+ */
+export function reservationGiven(text: string, ref: ReservationRef, flight?: SegmentRef): boolean {
+  if (ref.strategy === 'id' ? said(text, ref.reservation_id) : said(text, ref.phrase)) return true;
+  const both = flight === undefined ? undefined : sameRouteText(flight, ref);
+  return both !== undefined && said(text, both);
+}
+
+/** Whether the text names `flight` of `reservation`: by its phrase, or by the wording that says a shared route once. */
+export function segmentGiven(text: string, flight: SegmentRef, reservation: ReservationRef): boolean {
+  if (said(text, flight.phrase)) return true;
+  const both = sameRouteText(flight, reservation);
+  return both !== undefined && said(text, both);
+}
+
+/** The request's flight on its reservation, for requests about one flight. */
+export function flightOf(r: AirlineRequest): SegmentRef | undefined {
+  return 'flight' in r ? r.flight : undefined;
 }
 
 export const REASON_TEXT: Readonly<Record<CancelReason, string>> = {
@@ -133,7 +153,7 @@ export function intentOf(r: AirlineRequest): RegExp {
 /** Whether request `r` was already brought up in `text` with the reservation it concerns. */
 export function requestStated(r: AirlineRequest, text: string): boolean {
   if (!intentOf(r).test(text)) return false;
-  return !('reservation' in r) || reservationGiven(text, r.reservation);
+  return !('reservation' in r) || reservationGiven(text, r.reservation, flightOf(r));
 }
 
 /** The name a proposal lists for a passenger reference, when the reference carries one. */

@@ -16,11 +16,13 @@ import {
 import {
   bagsGiven,
   cabinGiven,
+  flightOf,
   passengerGiven,
   paymentGiven,
   reasonGiven,
   reservationGiven,
   said,
+  segmentGiven,
 } from './mentions.js';
 
 /**
@@ -32,7 +34,7 @@ import {
 
 /** The question for the reservation, when the customer has not named it yet. */
 export function reservationQuestion(rng: Rng, r: AirlineRequest, text: string): string | undefined {
-  if (!('reservation' in r) || reservationGiven(text, r.reservation)) return undefined;
+  if (!('reservation' in r) || reservationGiven(text, r.reservation, flightOf(r))) return undefined;
   return askReservation(rng);
 }
 
@@ -70,11 +72,12 @@ export function detailQuestion(rng: Rng, r: AirlineRequest, text: string): strin
     case 'cancel_reservation':
       return reasonGiven(text, r.reason) ? undefined : askReason(rng);
     case 'compensation_certificate':
-      return said(text, r.flight.phrase) ? undefined : askSegment(rng);
+      return segmentGiven(text, r.flight, r.reservation) ? undefined : askSegment(rng);
     case 'transfer':
       return undefined;
     case 'information':
-      if (r.topic === 'flight_status') return said(text, r.flight.phrase) ? undefined : askSegment(rng);
+      if (r.topic === 'flight_status')
+        return segmentGiven(text, r.flight, r.reservation) ? undefined : askSegment(rng);
       if (r.topic === 'price_difference') {
         if (r.cabin !== undefined && !cabinGiven(text, r.cabin)) return askCabin(rng);
         if (r.legs !== undefined && !r.legs.every((l) => said(text, l.to.phrase))) return askLegChange(rng);
@@ -83,7 +86,7 @@ export function detailQuestion(rng: Rng, r: AirlineRequest, text: string): strin
     case 'refusal':
       if (r.action === 'cancel_ineligible') return reasonGiven(text, r.reason) ? undefined : askReason(rng);
       if (r.action === 'compensation_ineligible')
-        return said(text, r.flight.phrase) ? undefined : askSegment(rng);
+        return segmentGiven(text, r.flight, r.reservation) ? undefined : askSegment(rng);
       return undefined;
   }
 }

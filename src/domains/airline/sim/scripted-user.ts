@@ -52,6 +52,8 @@ export class AirlineScriptedUser extends ScriptedUser {
   readonly #nudged = new Set<number>();
   #pushed = false;
   #askedHuman = false;
+  /** Whether the last request handled was refused (the closing remark then accepts it instead of calling it sorted). */
+  #refused = false;
 
   constructor(fuzz: AirlineFuzz, rng: Rng, behaviour?: Behaviour) {
     super(rng, behaviour ?? PLAIN);
@@ -68,7 +70,11 @@ export class AirlineScriptedUser extends ScriptedUser {
 
   #stop(): string {
     const requests = this.#fuzz.requests;
-    return R.stop(this.rng, T.topicOf(requests[Math.min(this.request, requests.length) - 1]));
+    const last = requests[Math.min(this.request, requests.length) - 1];
+    // out of turns on a request that can only be refused, or after every request with the last one refused
+    const open = this.#current();
+    const refused = open === undefined ? this.#refused || last?.kind === 'refusal' : open.kind === 'refusal';
+    return R.stop(this.rng, T.topicOf(last), refused);
   }
 
   #statement(i: number): string {
@@ -114,6 +120,7 @@ export class AirlineScriptedUser extends ScriptedUser {
   /** Moves to the next request after `prefix` (a reaction to a done action or a refusal). */
   #advance(prefix: string, situation: Situation): string {
     this.request++;
+    this.#refused = situation === 'refusal';
     this.#confirmed = false;
     this.#pushed = false;
     return this.#continue(

@@ -76,8 +76,20 @@ export function stopAfterRefusal(rng: Rng): string {
   ]);
 }
 
-/** The last message (`topic`: what the conversation was about). */
-export function stop(rng: Rng, topic: string): string {
+/**
+ * The last message (`topic`: what the conversation was about). `refused`: the last request was refused, so the
+ * remark accepts that instead of calling it sorted or thanking for handling it.
+ */
+export function stop(rng: Rng, topic: string, refused = false): string {
+  if (refused)
+    return say(
+      rng,
+      [
+        "[Okay|Alright|I see|Fair enough][, I understand| then|]. [That's all|That's everything|Nothing else][ for today| from me|][, thanks|][.|!] [Bye!|Have a nice day.|Take care.|Goodbye.|] ###STOP###",
+        "[Oh well|Too bad|Pity][, but thanks for checking| - thanks for looking into it|]. [That's all|That's it|Nothing else] for today. [Bye.|Take care.|] ###STOP###",
+      ],
+      { t: topic },
+    );
   return say(
     rng,
     [

@@ -1,5 +1,6 @@
 import type { Rng } from '../../../core/rng.js';
 import { expand, say } from '../../../sim/scripted/grammar.js';
+import { flightOnTrip } from '../synthesis/flight-on-trip.js';
 import type {
   AirlineRequest,
   BookRequest,
@@ -8,6 +9,7 @@ import type {
   PassengerRef,
   PaymentShare,
   ReservationRef,
+  SegmentRef,
 } from '../synthesis/requests.js';
 import { CABIN_WORDS, REASON_TEXT } from './mentions.js';
 
@@ -124,12 +126,11 @@ export function statement(rng: Rng, r: AirlineRequest): string {
         why: REASON_TEXT[r.reason],
       });
     case 'compensation_certificate':
-      return compensationAsk(rng, r.flight.phrase, r.reservation, r.issue);
+      return compensationAsk(rng, r.flight, r.reservation, r.issue);
     case 'information':
       if (r.topic === 'flight_status')
-        return say(rng, ["What's the status of {f} on {r}?", 'Could you check the status of {f} on {r}?'], {
-          f: r.flight.phrase,
-          r: reservationText(r.reservation),
+        return say(rng, ["What's the status of {f}?", 'Could you check the status of {f}?'], {
+          f: flightOnTrip(r.flight, r.reservation, reservationText(r.reservation)),
         });
       if (r.topic === 'refund_amount')
         return say(
@@ -210,19 +211,20 @@ export function statement(rng: Rng, r: AirlineRequest): string {
           );
         }
         case 'compensation_ineligible':
-          return compensationAsk(rng, r.flight.phrase, r.reservation, r.issue);
+          return compensationAsk(rng, r.flight, r.reservation, r.issue);
       }
   }
 }
 
-function compensationAsk(rng: Rng, flight: string, res: ReservationRef, issue: string): string {
+function compensationAsk(rng: Rng, flight: SegmentRef, res: ReservationRef, issue: string): string {
+  const f = flightOnTrip(flight, res, reservationText(res));
   return say(
     rng,
     [
-      '{F} on {r} was {i}. Can I get some compensation for that?',
-      '[I am not happy:|Ugh,] {f} on {r} was {i}. Is there any compensation?',
+      '{F} was {i}. Can I get some compensation for that?',
+      '[I am not happy:|Ugh,] {f} was {i}. Is there any compensation?',
     ],
-    { F: capital(flight), f: flight, r: reservationText(res), i: issue },
+    { F: capital(f), f, i: issue },
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Rng } from '../../../core/rng.js';
 import type { Behaviour } from '../../../tasks/behaviour.js';
 import type { Tau2Instructions } from '../../../tasks/tau2-task.js';
+import { flightOnTrip } from './flight-on-trip.js';
 import type { ItineraryRef, PassengerRef, UserRef } from './references.js';
 import type { AirlineRequest, CancelReason, LegChange, PassengerEdit, PaymentShare } from './requests.js';
 
@@ -56,6 +57,15 @@ function shareText(s: PaymentShare): string {
   return `${how} ${second(s.payment.phrase)}`;
 }
 
+/** The flight a request is about, with its reservation (second person; the route said once, see flightOnTrip). */
+function flightOn(r: Extract<AirlineRequest, { flight: unknown }>): string {
+  return second(flightOnTrip(r.flight, r.reservation, r.reservation.phrase));
+}
+
+function capital(text: string): string {
+  return `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}`;
+}
+
 /** One request as a sentence of the scenario (second person). */
 export function requestSentence(r: AirlineRequest): string {
   if (r.kind === 'book_reservation') {
@@ -83,12 +93,11 @@ export function requestSentence(r: AirlineRequest): string {
     case 'cancel_reservation':
       return `You want to cancel ${res} ${REASONS[r.reason]}.`;
     case 'compensation_certificate':
-      return `${second(r.flight.phrase)[0]?.toUpperCase()}${second(r.flight.phrase).slice(1)} on ${res} was ${r.issue}; you want to know whether you can get some compensation for it.`;
+      return `${capital(flightOn(r))} was ${r.issue}; you want to know whether you can get some compensation for it.`;
     case 'transfer':
       return `You want to cancel ${res} ${REASONS[r.reason]}.`;
     case 'information':
-      if (r.topic === 'flight_status')
-        return `You want to know the status of ${second(r.flight.phrase)} on ${res}.`;
+      if (r.topic === 'flight_status') return `You want to know the status of ${flightOn(r)}.`;
       if (r.topic === 'refund_amount')
         return `You want to know how much you would get back if you cancelled ${res}.`;
       return `You want to know how much it would cost to move ${res} to ${cabinText(r.cabin ?? 'economy')} (you are only asking).`;
@@ -107,7 +116,7 @@ export function requestSentence(r: AirlineRequest): string {
             ? `You want to add ${people(r.add)} as a passenger on ${res}.`
             : `You want to take ${people(r.remove)} off ${res}.`;
         case 'compensation_ineligible':
-          return `${second(r.flight.phrase)[0]?.toUpperCase()}${second(r.flight.phrase).slice(1)} on ${res} was ${r.issue}; you want compensation for it.`;
+          return `${capital(flightOn(r))} was ${r.issue}; you want compensation for it.`;
       }
   }
 }
