@@ -70,3 +70,13 @@ export function schemaView(db: DomainDb, rowsPerTable: number): string {
   }
   return parts.join('\n').trim();
 }
+
+/** {@link schemaView} of a domain's database, opened and closed here (for stages that need only the text). */
+export function domainSchemaView(domain: DomainRef, rowsPerTable: number): string {
+  const db = openDomainDb(domain);
+  try {
+    return schemaView(db, rowsPerTable);
+  } finally {
+    db.scratch.close();
+  }
+}

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { contentId } from '../records.js';
-import type { Stage, StageUnit } from '../stage.js';
-import { openDomainDb, schemaView } from './db-view.js';
+import type { Stage } from '../stage.js';
+import { domainSchemaView } from './db-view.js';
 import {
-  byDomain,
+  domainUnits,
   listReply,
   type ToolRecord,
   ToolRecord as ToolRecordSchema,
@@ -69,31 +68,14 @@ export const expandStage: Stage<ToolRecord, ToolRecord> = {
       type: 'int',
     },
   ],
-  units(records) {
-    return [...byDomain(records)].map(
-      ([name, list]): StageUnit<ToolRecord> => ({
-        key: contentId(
-          'u',
-          list.map((t) => t.id),
-        ),
-        label: name,
-        records: list,
-      }),
-    );
-  },
+  units: domainUnits,
   async run(unit, ctx) {
     const { merged, duplicates } = mergeByName(unit.records);
     if (duplicates > 0) ctx.count('duplicate_names', duplicates);
     const max = ctx.settings.max_new as number;
     if (max === 0) return merged;
     const domain = (unit.records[0] as ToolRecord).domain;
-    const db = openDomainDb(domain);
-    let view: string;
-    try {
-      view = schemaView(db, ctx.settings.rows_per_table as number);
-    } finally {
-      db.scratch.close();
-    }
+    const view = domainSchemaView(domain, ctx.settings.rows_per_table as number);
     const current = merged.map((t) => ({
       name: t.name,
       description: t.description,

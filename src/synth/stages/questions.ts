@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { Stage } from '../stage.js';
-import { openDomainDb, schemaView } from './db-view.js';
+import { domainSchemaView } from './db-view.js';
 import { DomainRecord, listReply, QuestionRecord, withId } from './tool-records.js';
 
 /**
@@ -75,13 +75,7 @@ export const questionsStage: Stage<DomainRecord, QuestionRecord> = {
   async run(unit, ctx) {
     const record = unit.records[0] as DomainRecord;
     const count = ctx.settings.count as number;
-    const db = openDomainDb(record.domain);
-    let view: string;
-    try {
-      view = schemaView(db, ctx.settings.rows_per_table as number);
-    } finally {
-      db.scratch.close();
-    }
+    const view = domainSchemaView(record.domain, ctx.settings.rows_per_table as number);
     const seeds =
       record.seed_tools === undefined || record.seed_tools.length === 0
         ? ''

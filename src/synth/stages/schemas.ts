@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { ApiMessage } from '../../llm/chat-model.js';
-import { contentId } from '../records.js';
-import { type Stage, StageJsonError, type StageUnit } from '../stage.js';
-import { openDomainDb, schemaView } from './db-view.js';
+import { type Stage, StageJsonError } from '../stage.js';
+import { domainSchemaView } from './db-view.js';
 import { mergeByName } from './expand.js';
 import {
-  byDomain,
+  domainUnits,
   type ToolRecord,
   ToolRecord as ToolRecordSchema,
   TypedToolRecord,
@@ -69,29 +68,12 @@ export const schemasStage: Stage<ToolRecord, TypedToolRecord> = {
     rows_per_table: z.number().int().min(0).max(20).default(2),
     json_retries: z.number().int().min(0).max(10).default(2),
   }),
-  units(records) {
-    return [...byDomain(records)].map(
-      ([name, list]): StageUnit<ToolRecord> => ({
-        key: contentId(
-          'u',
-          list.map((t) => t.id),
-        ),
-        label: name,
-        records: list,
-      }),
-    );
-  },
+  units: domainUnits,
   async run(unit, ctx) {
     const { merged, duplicates } = mergeByName(unit.records);
     if (duplicates > 0) ctx.count('duplicate_names', duplicates);
     const domain = (unit.records[0] as ToolRecord).domain;
-    const db = openDomainDb(domain);
-    let view: string;
-    try {
-      view = schemaView(db, ctx.settings.rows_per_table as number);
-    } finally {
-      db.scratch.close();
-    }
+    const view = domainSchemaView(domain, ctx.settings.rows_per_table as number);
     // no primer turn: the n-th reply of the conversation is the n-th tool's schema (scripts rely on it)
     let history: ApiMessage[] = [
       { role: 'system', content: `${SYSTEM}\n\nThe database behind the API:\n\n${view}` },

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { contentId } from '../records.js';
+import type { StageUnit } from '../stage.js';
 
 /**
  * The records the tool-making stages pass along (docs/synthesis-stages.md "Records"): a domain, its questions,
@@ -127,4 +128,18 @@ export function byDomain<T extends { domain: DomainRef }>(records: readonly T[])
     out.set(r.domain.name, list);
   }
   return out;
+}
+
+/** One unit per domain holding its records, keyed by their ids (the units of `expand` and `schemas`). */
+export function domainUnits<T extends { id: string; domain: DomainRef }>(
+  records: readonly T[],
+): StageUnit<T>[] {
+  return [...byDomain(records)].map(([name, list]) => ({
+    key: contentId(
+      'u',
+      list.map((t) => t.id),
+    ),
+    label: name,
+    records: list,
+  }));
 }

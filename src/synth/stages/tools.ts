@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Stage, UnitContext } from '../stage.js';
-import { openDomainDb, schemaView } from './db-view.js';
+import { domainSchemaView } from './db-view.js';
 import {
   type DomainRef,
   kindOf,
@@ -118,13 +118,7 @@ export const toolsStage: Stage<QuestionRecord, ToolRecord> = {
   },
   async run(unit, ctx) {
     const question = unit.records[0] as QuestionRecord;
-    const db = openDomainDb(question.domain);
-    let view: string;
-    try {
-      view = schemaView(db, ctx.settings.rows_per_table as number);
-    } finally {
-      db.scratch.close();
-    }
+    const view = domainSchemaView(question.domain, ctx.settings.rows_per_table as number);
     const specs = await toolsFor(ctx, question, view);
     return specs.map((s) => toolRecord(question.domain, s, 'question', [question.id]));
   },
